@@ -1,0 +1,42 @@
+//! The rules of Vai Lung Thlan, the mancala game of the Mizo people, as `RULES.md` gives them:
+//! the board (R1), sowing (R3), captures (R4), passing (R5), the end (R6) and repetition (R7), and
+//! the notation (N1–N4).
+//!
+//! No I/O, no threads, no clock, no randomness: a library that search, tablebases and front ends
+//! build on. A [`Position`] is a 16-byte `Copy` value and playing a move allocates nothing.
+//!
+//! ```
+//! use vlt_core::{Game, Move, Position};
+//!
+//! let start = Position::START;
+//! assert_eq!(start.to_string(), "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0");
+//! let mv: Move = "1B".parse()?;
+//! let (after, outcome) = start.play_traced(mv)?;
+//! assert_eq!(after.to_string(), "0,6,6,6,6,6/5,5,5,5,5,5 A 0 0");
+//! assert!(outcome.capture.is_empty());
+//!
+//! let mut game = Game::new(start);
+//! game.play(mv)?;
+//! assert_eq!(game.position(), after);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod game;
+pub mod hole;
+pub mod notation;
+pub mod perft;
+pub mod player;
+pub mod playout;
+pub mod position;
+pub mod record;
+pub mod sowing;
+mod zobrist;
+
+pub use game::{Game, GameResult, PlayError, Termination};
+pub use hole::{HOLES, Hole, Move, ParseHoleError, ROW};
+pub use notation::{Field, ParsePositionError};
+pub use perft::perft;
+pub use player::{ByPlayer, ParsePlayerError, Player};
+pub use position::{IllegalMoveError, InvalidPositionError, MoveOutcome, Moves, Position, TOTAL_STONES};
+pub use record::{Record, RecordError};
+pub use sowing::{Capture, MAX_STONES, Sowing};

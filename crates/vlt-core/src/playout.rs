@@ -1,0 +1,80 @@
+//! Random playouts: whole games of uniformly random legal moves, for benchmarks, tests and Monte
+//! Carlo search. The random source is a small deterministic generator passed in by the caller, so
+//! the crate stays free of hidden randomness.
+
+use crate::Position;
+
+/// A small, fast deterministic pseudo-random generator (SplitMix64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer below `n` (`n > 0`), by multiply-high: no division.
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+    }
+}
+
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// The final position: an empty board, or the position that occurred for the third time.
+    pub end: Position,
+    /// Moves played.
+    pub moves: u32,
+    /// True when the game ended by R7 repetition rather than an empty board.
+    pub repetition: bool,
+}
+
+/// Plays uniformly random legal moves from `start` until the game ends (R6, or R7: a position's
+/// third occurrence). `keys` is scratch space for the positions since the last capture, reused
+/// across calls so a playout allocates nothing once it has grown.
+pub fn random_playout(start: Position, rng: &mut SplitMix64, keys: &mut Vec<u128>) -> Playout {
+    // A 256-bit filter of the keys since the last capture: most positions are new, and the filter
+    // says so without scanning the list.
+    fn bit(key: u128) -> (usize, u64) {
+        let h =
+            ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+        ((h >> 6) as usize, 1u64 << (h & 63))
+    }
+    let mut seen = [0u64; 4];
+    let mut p = start;
+    let mut moves = 0;
+    keys.clear();
+    keys.push(p.repetition_key());
+    let (w, b) = bit(p.repetition_key());
+    seen[w] |= b;
+    loop {
+        let legal = p.legal_moves();
+        if legal.is_empty() {
+            return Playout { end: p, moves, repetition: false };
+        }
+        let i = rng.below(legal.len() as u32) as usize;
+        let mv = legal.nth_move(i).expect("i < len");
+        let (next, taken) = p.play_counting(mv);
+        p = next;
+        moves += 1;
+        let key = p.repetition_key();
+        let (w, b) = bit(key);
+        if taken > 0 {
+            // R7: nothing before a capture can repeat after it.
+            keys.clear();
+            seen = [0; 4];
+        } else if seen[w] & b != 0 && keys.iter().filter(|&&k| k == key).take(2).count() == 2 {
+            return Playout { end: p, moves, repetition: true };
+        }
+        seen[w] |= b;
+        keys.push(key);
+    }
+}
