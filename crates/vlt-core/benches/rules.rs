@@ -1,4 +1,5 @@
 //! Benchmarks of the rules: random playouts from the start position and perft(8) (N4).
+#![allow(missing_docs)] // criterion_group! defines undocumented items
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;

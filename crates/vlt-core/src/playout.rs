@@ -22,7 +22,7 @@ impl SplitMix64 {
     /// A uniform integer below `n` (`n > 0`), by multiply-high: no division.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 }
 
