@@ -1,1 +1,45 @@
-fn main() {}
+//! `vlt`: the command line of the Vai Lung Thlan program. Each subcommand lives in `cmd/`.
+
+mod cmd;
+mod error;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Vai Lung Thlan, the mancala game of the Mizo people: rules, engine, tablebases, play.
+#[derive(Parser)]
+#[command(name = "vlt", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Show(cmd::show::Args),
+    Moves(cmd::moves::Args),
+    Apply(cmd::apply::Args),
+    Perft(cmd::perft::Args),
+    Replay(cmd::replay::Args),
+    Bench(cmd::bench::Args),
+    // New subcommands: add a variant here and an arm below, and a file in cmd/.
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Show(a) => cmd::show::run(a),
+        Command::Moves(a) => cmd::moves::run(a),
+        Command::Apply(a) => cmd::apply::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("vlt: {e:#}");
+            ExitCode::from(error::exit_code(&e))
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! One module per subcommand, each with its clap `Args` and a `run` function.
+
+pub mod apply;
+pub mod bench;
+pub mod moves;
+pub mod perft;
+pub mod replay;
+pub mod show;
+
+use crate::error::input;
+use vlt_core::{Move, Position};
+
+/// Parses a position argument (N2), as an input error when malformed.
+pub fn parse_position(s: &str) -> anyhow::Result<Position> {
+    s.parse().map_err(input)
+}
+
+/// Parses a move argument (N1); a bare digit is the hole of the player to move.
+pub fn parse_move(s: &str, pos: Position) -> anyhow::Result<Move> {
+    Move::parse_with(s, Some(pos.to_move())).map_err(|e| input(format!("move: {e}")))
+}
