@@ -21,6 +21,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod examples;
 pub mod game;
 pub mod hole;
 pub mod notation;
