@@ -21,8 +21,6 @@ use std::fmt::Write as _;
 /// The rules a record follows; written in the `Rules` tag.
 pub const RULES_TAG: &str = "vlt R1-R7";
 
-/// Tags written first, in this order, when present.
-const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "B", "A"];
 /// Tags derived from the game on writing.
 const DERIVED: [&str; 5] = ["Rules", "Start", "Result", "Score", "Termination"];
 
@@ -404,14 +402,11 @@ impl<'a> Parser<'a> {
 impl fmt::Display for Record {
     /// Writes the record; reading the text back gives an equal record.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The caller's tags in their order (so reading gives back the same record), then the
+        // ones derived from the game.
         let mut tags: Vec<(&str, String)> = Vec::new();
-        for name in ROSTER {
-            if let Some(v) = self.tag(name) {
-                tags.push((name, v.to_string()));
-            }
-        }
         for (k, v) in &self.tags {
-            if !ROSTER.contains(&k.as_str()) && !DERIVED.contains(&k.as_str()) {
+            if !DERIVED.contains(&k.as_str()) {
                 tags.push((k, v.clone()));
             }
         }
