@@ -15,10 +15,22 @@
 //! assert!(game.position().legal_moves().contains(mv));
 //! ```
 
+pub mod bench;
+pub mod eval;
+pub mod level;
+pub mod search;
+pub mod time;
+pub mod tt;
+
+pub use eval::{STONE, Weights};
+pub use time::TimeBudget;
+
+use search::{INF, MAX_PLY, Shared, Thread, aspiration};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-use vlt_core::{Game, Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tt::Tt;
+use vlt_core::{Game, Move};
 
 /// A flag another thread sets to stop a search early; the search then returns its best so far.
 #[derive(Clone, Debug, Default)]
@@ -63,18 +75,49 @@ pub struct Clock {
     pub increment: Duration,
 }
 
+/// Which search algorithm the engine runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// Iterative-deepening alpha-beta (negamax, PVS) with a transposition table.
+    #[default]
+    AlphaBeta,
+}
+
+impl Algorithm {
+    /// The name used in options and on the command line: `alphabeta`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AlphaBeta => "alphabeta",
+        }
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "alphabeta" | "ab" => Ok(Algorithm::AlphaBeta),
+            _ => Err(format!("unknown algorithm {s:?}: expected alphabeta")),
+        }
+    }
+}
+
 /// Engine settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// Search threads.
+    /// Search threads (Lazy SMP: helpers share the table; results are deterministic only with one).
     pub threads: usize,
+    /// The search algorithm.
+    pub algorithm: Algorithm,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { hash_mb: 64, threads: 1 }
+        EngineConfig { hash_mb: 64, threads: 1, algorithm: Algorithm::AlphaBeta }
     }
 }
 
@@ -83,6 +126,8 @@ impl Default for EngineConfig {
 pub struct Level(u8);
 
 impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
     /// The strongest level.
     pub const MAX: Level = Level(10);
     /// Level `n`, 1..=10.
@@ -123,21 +168,32 @@ pub struct SearchResult {
     pub best: Move,
     /// The final iteration's information (score, depth, nodes, pv).
     pub info: SearchInfo,
-    /// Every legal move with its score for the player to move, best first (for analysis).
+    /// Every legal move with its score for the player to move, best first. The best move's score is
+    /// exact; with [`Engine::search`] the others are upper bounds (PVS proves only that they are
+    /// not better), with [`Engine::analyse`] every score is exact.
     pub moves: Vec<(Move, i32)>,
 }
 
-/// The engine: owns its transposition table between searches.
+/// Centistones to whole stones, rounded to nearest.
+#[must_use]
+pub fn to_stones(cs: i32) -> i32 {
+    (cs + STONE / 2).div_euclid(STONE)
+}
+
+/// The engine: owns its transposition table between searches. `Send`, so front ends run it on a
+/// background thread.
 #[derive(Debug)]
 pub struct Engine {
     config: EngineConfig,
+    tt: Arc<Tt>,
+    weights: Weights,
 }
 
 impl Engine {
     /// A new engine.
     #[must_use]
     pub fn new(config: EngineConfig) -> Engine {
-        Engine { config }
+        Engine { config, tt: Arc::new(Tt::new(config.hash_mb)), weights: Weights::default() }
     }
 
     /// The settings.
@@ -146,41 +202,112 @@ impl Engine {
         self.config
     }
 
+    /// Changes the settings; a new table size reallocates (and so clears) the table.
+    pub fn set_config(&mut self, config: EngineConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = Arc::new(Tt::new(config.hash_mb));
+        }
+        self.config = config;
+    }
+
+    /// The evaluation weights.
+    #[must_use]
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// Sets the evaluation weights (for tuning and tuned-versus-untuned matches).
+    pub fn set_weights(&mut self, w: Weights) {
+        self.weights = w;
+    }
+
+    /// Forgets everything learnt in earlier searches (the transposition table), so the next search
+    /// behaves as in a fresh engine.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
     /// Searches the current position of `game` (its history matters for R7) within `limits`,
     /// calling `on_info` after each iteration. Returns `None` only when the game is over.
-    ///
-    /// PLACEHOLDER: one-ply greedy until the real search lands (issue 3).
+    /// With one thread the result depends only on the game, the limits (except time) and what the
+    /// engine searched before (call [`Engine::clear`] to forget that).
     pub fn search(
         &mut self,
         game: &Game,
-        _limits: &Limits,
-        _stop: &Stop,
+        limits: &Limits,
+        stop: &Stop,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchResult> {
-        let pos = game.position();
-        if game.is_over() || pos.legal_moves().is_empty() {
+        if game.is_over() || game.position().legal_moves().is_empty() {
             return None;
         }
-        let mover = pos.to_move();
-        let mut moves: Vec<(Move, i32)> = pos
-            .legal_moves()
-            .map(|m| {
-                let after: Position = pos.play_unchecked(m);
-                (m, after.capture_diff(mover) - pos.capture_diff(mover))
-            })
-            .collect();
-        moves.sort_by_key(|&(_, s)| -s);
-        let info = SearchInfo {
-            depth: 1,
-            score: moves[0].1,
-            exact: false,
-            nodes: moves.len() as u64,
-            nps: 0,
-            elapsed: Duration::ZERO,
-            pv: vec![moves[0].0],
+        match self.config.algorithm {
+            Algorithm::AlphaBeta => Some(self.alphabeta(game, limits, stop, on_info, false)),
+        }
+    }
+
+    /// Like [`Engine::search`] (alpha-beta), but every legal move gets an exact score (for analysis
+    /// and for the lower levels' choice among moves). Costs more than `search`.
+    pub fn analyse(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &Stop,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<SearchResult> {
+        if game.is_over() || game.position().legal_moves().is_empty() {
+            return None;
+        }
+        Some(self.alphabeta(game, limits, stop, on_info, true))
+    }
+
+    fn alphabeta(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &Stop,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        all: bool,
+    ) -> SearchResult {
+        self.tt.new_search();
+        let threads = self.config.threads.max(1);
+        let sh = Shared {
+            tt: &self.tt,
+            weights: self.weights,
+            stop,
+            abort: AtomicBool::new(false),
+            start: Instant::now(),
+            budget: TimeBudget::from_limits(limits),
+            node_limit: limits.nodes,
+            nodes: AtomicU64::new(0),
+            single: threads == 1,
         };
-        on_info(&info);
-        Some(SearchResult { best: moves[0].0, info, moves })
+        let history = game.since_last_capture();
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let sh = &sh;
+        let result = std::thread::scope(|s| {
+            for i in 1..threads {
+                s.spawn(move || iterate(sh, history, max_depth, all, i, &mut |_| {}));
+            }
+            let r = iterate(sh, history, max_depth, all, 0, on_info);
+            sh.abort.store(true, Ordering::Relaxed);
+            r
+        });
+        result.unwrap_or_else(|| {
+            // Only when stopped before the first iteration ended (threads > 1): any legal move.
+            let pos = game.position();
+            let best = pos.legal_moves().next().expect("not over");
+            let info = SearchInfo {
+                depth: 0,
+                score: 0,
+                exact: false,
+                nodes: sh.nodes.load(Ordering::Relaxed),
+                nps: 0,
+                elapsed: sh.start.elapsed(),
+                pv: vec![best],
+            };
+            SearchResult { best, info, moves: pos.legal_moves().map(|m| (m, 0)).collect() }
+        })
     }
 
     /// The move a player of `level` makes here; `seed` makes its choices reproducible.
@@ -188,7 +315,90 @@ impl Engine {
     /// # Panics
     /// When the game is over.
     pub fn play_level(&mut self, game: &Game, level: Level, seed: u64) -> Move {
-        let _ = (level, seed);
-        self.search(game, &Limits::default(), &Stop::new(), &mut |_| {}).expect("game not over").best
+        level::play(self, game, level, seed)
     }
+}
+
+/// Iterative deepening on one thread. Thread 0 (the main one) reports progress and its result is
+/// the search's; helpers (Lazy SMP) start at staggered depths with rotated move orders and only
+/// fill the shared table.
+fn iterate(
+    sh: &Shared<'_>,
+    history: &[vlt_core::Position],
+    max_depth: u32,
+    all: bool,
+    index: usize,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Option<SearchResult> {
+    let root_pos = *history.last().expect("the root");
+    let mut t = Thread::new(sh, history);
+    // First iteration order: bigger captures first (stable, so ring order breaks ties).
+    t.root.sort_by_key(|r| std::cmp::Reverse(r.captured));
+    if index > 0 {
+        t.rotate_root(index);
+    }
+    let mut result: Option<SearchResult> = None;
+    let mut prev = 0;
+    let first = 1 + (index % 2) as u32;
+    for depth in first..=max_depth {
+        if depth > first && !sh.budget.may_start_iteration(sh.start.elapsed()) {
+            break;
+        }
+        let (mut alpha, mut beta, mut window) = aspiration(depth, prev);
+        let score = loop {
+            let v = t.search_root(root_pos, depth, alpha, beta, all);
+            if t.aborted {
+                break v;
+            }
+            if v <= alpha && alpha > -INF {
+                alpha = (alpha - window).max(-INF);
+                window *= 2;
+            } else if v >= beta && beta < INF {
+                beta = (beta + window).min(INF);
+                window *= 2;
+            } else {
+                break v;
+            }
+        };
+        if t.aborted {
+            break;
+        }
+        t.commit_root_scores(all);
+        let pv = t.pv();
+        t.sort_root();
+        if let Some(i) = t.root.iter().position(|r| {
+            Some(Move(vlt_core::Hole::from_index(r.hole as usize).expect("hole"))) == pv.first().copied()
+        }) {
+            let r = t.root.remove(i);
+            t.root.insert(0, r);
+        }
+        prev = score;
+        t.flush_nodes();
+        let nodes = sh.nodes.load(Ordering::Relaxed);
+        let elapsed = sh.start.elapsed();
+        let exact = t.proven();
+        let info = SearchInfo {
+            depth,
+            score: to_stones(score),
+            exact,
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            elapsed,
+            pv: pv.clone(),
+        };
+        if index == 0 {
+            on_info(&info);
+        }
+        let moves = t
+            .root
+            .iter()
+            .map(|r| (Move(vlt_core::Hole::from_index(r.hole as usize).expect("hole")), to_stones(r.score)))
+            .collect();
+        result = Some(SearchResult { best: pv[0], info, moves });
+        if exact || sh.node_limit.is_some_and(|n| nodes >= n) {
+            break;
+        }
+    }
+    t.flush_nodes();
+    result
 }

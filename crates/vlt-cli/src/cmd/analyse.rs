@@ -1,0 +1,133 @@
+//! `vlt analyse POSITION`: the engine's value of every legal move, the best move and its line.
+
+use crate::error::input;
+use std::time::Duration;
+use vlt_core::{Game, Player};
+use vlt_engine::{Engine, EngineConfig, Limits, SearchInfo, Stop};
+
+/// Analyse a position: the value of every legal move in stones (the capture difference the player to
+/// move can expect from here on: its future captures minus the opponent's), the best move, the
+/// principal variation, depth, nodes and nodes per second.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  vlt analyse --depth 14 '5,5,5,5,5,5/5,5,5,5,5,5 B 0 0'\n  vlt analyse --json \
+                        --time-ms 500 '7,2,3,1,4,2/3,0,4,2,1,3 B 14 14'"
+)]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "time_ms", "nodes"])))]
+pub struct Args {
+    /// Print one JSON object: best, score, exact, depth, nodes, nps, pv, moves [{move, score}].
+    #[arg(long)]
+    json: bool,
+    /// Search to this depth (plies, 1-100).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search for this many milliseconds (the default is 1000).
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB (1-4096).
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// The position string (N2).
+    position: String,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let pos = super::parse_position(&a.position)?;
+    if pos.is_game_over() {
+        return Err(input("the game is over: the board is empty, there is nothing to analyse"));
+    }
+    if let Some(d) = a.depth {
+        if !(1..=100).contains(&d) {
+            return Err(input(format!("depth {d} is out of range 1-100")));
+        }
+    }
+    if a.nodes == Some(0) || a.time_ms == Some(0) {
+        return Err(input("the search limit must be positive"));
+    }
+    if !(1..=64).contains(&a.threads) {
+        return Err(input(format!("threads {} is out of range 1-64", a.threads)));
+    }
+    if !(1..=4096).contains(&a.hash) {
+        return Err(input(format!("hash {} MiB is out of range 1-4096", a.hash)));
+    }
+    let mut limits = Limits { depth: a.depth, nodes: a.nodes, ..Limits::default() };
+    if a.depth.is_none() && a.nodes.is_none() {
+        limits.movetime = Some(Duration::from_millis(a.time_ms.unwrap_or(1000)));
+    }
+    let config = EngineConfig { hash_mb: a.hash, threads: a.threads, ..EngineConfig::default() };
+    let mut engine = Engine::new(config);
+    let game = Game::new(pos);
+    let json = a.json;
+    let mut show = |i: &SearchInfo| {
+        if !json {
+            let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
+            println!(
+                "depth {:>3}  score {:>+3}{}  nodes {:>11}  nps {:>9}  time {:>7.3} s  pv {}",
+                i.depth,
+                i.score,
+                if i.exact { " exact" } else { "" },
+                i.nodes,
+                i.nps,
+                i.elapsed.as_secs_f64(),
+                pv.join(" ")
+            );
+        }
+    };
+    let r = engine
+        .analyse(&game, &limits, &Stop::new(), &mut show)
+        .ok_or_else(|| input("the position has no legal move"))?;
+    let i = &r.info;
+    let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
+    if json {
+        let moves: Vec<serde_json::Value> =
+            r.moves.iter().map(|(m, s)| serde_json::json!({"move": m.to_string(), "score": s})).collect();
+        let out = serde_json::json!({
+            "position": pos.to_string(),
+            "best": r.best.to_string(),
+            "score": i.score,
+            "exact": i.exact,
+            "depth": i.depth,
+            "nodes": i.nodes,
+            "nps": i.nps,
+            "time_ms": i.elapsed.as_millis() as u64,
+            "pv": pv,
+            "moves": moves,
+        });
+        println!("{out}");
+    } else {
+        let me = pos.to_move();
+        // Predicted final score: the captures so far plus the expected difference of the rest,
+        // shared out so that all stones are counted (R6); on R7 repetition some count for nobody.
+        let left = pos.stones_on_board() as i32;
+        let mine = i32::from(pos.captured(me)) + (left + i.score) / 2;
+        let theirs = i32::from(pos.captured(me.other())) + (left - i.score) / 2;
+        let (b, a_) = if me == Player::B { (mine, theirs) } else { (theirs, mine) };
+        println!(
+            "best {}  score {:+} stones for {}{}",
+            r.best,
+            i.score,
+            me,
+            if i.exact { " (proven)" } else { "" }
+        );
+        println!("pv {}", pv.join(" "));
+        println!("predicted final score about B {b} - A {a_}");
+        println!("moves:");
+        for (m, s) in &r.moves {
+            println!("  {m}  {s:+}");
+        }
+        println!(
+            "depth {}  nodes {}  nps {}  time {:.3} s",
+            i.depth,
+            i.nodes,
+            i.nps,
+            i.elapsed.as_secs_f64()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,272 @@
+//! Evaluation: the expected future capture difference for the player to move, in centistones
+//! (1 stone = 100), from a handful of board features (R3, R4) weighted by named, tunable weights.
+//!
+//! The evaluation never counts the captures made so far: search adds captures as they happen, so a
+//! position's value depends only on its board and player to move (R4, R6), which is what the
+//! transposition table and the R7 repetition rule need.
+
+use vlt_core::{HOLES, Position, ROW};
+
+/// One stone in the evaluation's unit (centistones).
+pub const STONE: i32 = 100;
+
+/// Number of features.
+pub const N_FEATURES: usize = 10;
+
+/// The features' names, in the order of [`Weights::as_array`] and [`features`].
+pub const FEATURE_NAMES: [&str; N_FEATURES] = [
+    "capture_now",
+    "capture_threat",
+    "row_stones",
+    "exposed_singles",
+    "holes_of_12",
+    "holes_13_plus",
+    "empty_reachable",
+    "mobility",
+    "capture_moves",
+    "tempo",
+];
+
+/// Evaluation weights, in centistones per unit of each feature. Every feature is "the player to
+/// move's count minus the opponent's" unless said otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Stones the player to move captures with its best capture now (R4) — it is its turn.
+    pub capture_now: i32,
+    /// Stones the opponent would capture with its best capture if it moved now (R4).
+    pub capture_threat: i32,
+    /// Stones in each row (the player to move's row minus the opponent's).
+    pub row_stones: i32,
+    /// Holes of exactly one stone in each row: links of R4 capture chains.
+    pub exposed_singles: i32,
+    /// Holes of exactly 12 stones: such a hole always captures (R4 consequence).
+    pub holes_of_12: i32,
+    /// Holes of 13 or more: never capture, but feed every hole (R3 laps) — a defence.
+    pub holes_13_plus: i32,
+    /// Empty holes in the own row that the opponent's moves end in (capture targets against us),
+    /// counted as the opponent's targets minus ours.
+    pub empty_reachable: i32,
+    /// Legal moves (R3).
+    pub mobility: i32,
+    /// Moves that capture something (R4).
+    pub capture_moves: i32,
+    /// A constant for the player to move.
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// Hand-set starting weights, before tuning.
+    pub const UNTUNED: Weights = Weights {
+        capture_now: 80,
+        capture_threat: -50,
+        row_stones: 3,
+        exposed_singles: -10,
+        holes_of_12: 100,
+        holes_13_plus: 20,
+        empty_reachable: 10,
+        mobility: 10,
+        capture_moves: 10,
+        tempo: 0,
+    };
+
+    /// Weights fitted by `examples/tune.rs` (see `docs/engine.md`).
+    pub const TUNED: Weights = Weights::UNTUNED;
+
+    /// The weights as an array in [`FEATURE_NAMES`] order.
+    #[must_use]
+    pub fn as_array(&self) -> [i32; N_FEATURES] {
+        [
+            self.capture_now,
+            self.capture_threat,
+            self.row_stones,
+            self.exposed_singles,
+            self.holes_of_12,
+            self.holes_13_plus,
+            self.empty_reachable,
+            self.mobility,
+            self.capture_moves,
+            self.tempo,
+        ]
+    }
+
+    /// Weights from an array in [`FEATURE_NAMES`] order.
+    #[must_use]
+    pub fn from_array(a: [i32; N_FEATURES]) -> Weights {
+        Weights {
+            capture_now: a[0],
+            capture_threat: a[1],
+            row_stones: a[2],
+            exposed_singles: a[3],
+            holes_of_12: a[4],
+            holes_13_plus: a[5],
+            empty_reachable: a[6],
+            mobility: a[7],
+            capture_moves: a[8],
+            tempo: a[9],
+        }
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::TUNED
+    }
+}
+
+/// Stones that sowing hole `h` of `board` would capture (R3, R4), without playing the move.
+///
+/// With `n <= 11` stones the last one lands in `h + n` with one stone only if that hole was empty,
+/// and the chain runs back over holes that were empty before the sowing, stopping at `h` (now
+/// empty). With exactly 12 the last lands in `h` itself, and the chain runs back over the holes that
+/// were empty. With 13 or more the last hole gets at least two stones: no capture.
+#[inline]
+#[must_use]
+pub fn capture_of(board: &[u8; HOLES], h: usize) -> u32 {
+    let n = board[h] as usize;
+    match n {
+        0 | 13.. => 0,
+        12 => {
+            let mut k = 1;
+            let mut j = (h + HOLES - 1) % HOLES;
+            while j != h && board[j] == 0 {
+                k += 1;
+                j = (j + HOLES - 1) % HOLES;
+            }
+            k
+        }
+        _ => {
+            let last = (h + n) % HOLES;
+            if board[last] != 0 {
+                return 0;
+            }
+            let mut k = 1;
+            let mut j = (last + HOLES - 1) % HOLES;
+            while j != h && board[j] == 0 {
+                k += 1;
+                j = (j + HOLES - 1) % HOLES;
+            }
+            k
+        }
+    }
+}
+
+/// Per-row counts behind the features.
+#[derive(Default, Clone, Copy)]
+struct Side {
+    best_capture: i32,
+    stones: i32,
+    singles: i32,
+    twelves: i32,
+    big: i32,
+    /// Empty holes of the *other* row that this side's moves end in.
+    targets: i32,
+    moves: i32,
+    capture_moves: i32,
+}
+
+fn side(board: &[u8; HOLES], row: usize) -> Side {
+    let mut s = Side::default();
+    for h in row * ROW..row * ROW + ROW {
+        let n = board[h] as usize;
+        s.stones += n as i32;
+        match n {
+            0 => continue,
+            1 => s.singles += 1,
+            12 => s.twelves += 1,
+            13.. => s.big += 1,
+            _ => {}
+        }
+        s.moves += 1;
+        let c = capture_of(board, h) as i32;
+        if c > 0 {
+            s.capture_moves += 1;
+            s.best_capture = s.best_capture.max(c);
+            let last = (h + n) % HOLES;
+            if last / ROW != row {
+                s.targets += 1;
+            }
+        }
+    }
+    s
+}
+
+/// The feature vector of a position, from the side of the player to move, in [`FEATURE_NAMES`]
+/// order. All zero when the game is over.
+#[must_use]
+pub fn features(pos: Position) -> [i32; N_FEATURES] {
+    if pos.is_game_over() {
+        return [0; N_FEATURES];
+    }
+    let board = pos.board();
+    let me = pos.to_move().index();
+    let (s, o) = (side(&board, me), side(&board, 1 - me));
+    [
+        s.best_capture,
+        o.best_capture,
+        s.stones - o.stones,
+        s.singles - o.singles,
+        s.twelves - o.twelves,
+        s.big - o.big,
+        o.targets - s.targets,
+        s.moves - o.moves,
+        s.capture_moves - o.capture_moves,
+        1,
+    ]
+}
+
+/// The evaluation of `pos` with weights `w`: centistones for the player to move (0 when the game is
+/// over, R6).
+#[inline]
+#[must_use]
+pub fn evaluate(pos: Position, w: &Weights) -> i32 {
+    let f = features(pos);
+    let w = w.as_array();
+    f.iter().zip(w.iter()).map(|(a, b)| a * b).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vlt_core::playout::SplitMix64;
+
+    /// `capture_of` agrees with the rules crate's `play_counting` (the oracle) on random positions.
+    #[test]
+    fn capture_of_matches_rules() {
+        let mut rng = SplitMix64(42);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let mut p = Position::START;
+            let plies = rng.below(80);
+            for _ in 0..plies {
+                let m = p.legal_moves();
+                if m.is_empty() {
+                    break;
+                }
+                p = p.play_unchecked(m.nth_move(rng.below(m.len() as u32) as usize).unwrap());
+            }
+            let board = p.board();
+            for mv in p.legal_moves() {
+                let (_, taken) = p.play_counting(mv);
+                assert_eq!(capture_of(&board, mv.hole().index()), u32::from(taken), "{p} {mv}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn twelve_always_captures_thirteen_never() {
+        // R4 consequences.
+        let p: Position = "12,1,1,1,1,1/1,1,1,1,1,1 B 0 0".parse().unwrap();
+        assert!(capture_of(&p.board(), 0) >= 1);
+        let p: Position = "13,1,1,1,1,1/0,0,0,0,0,0 B 0 0".parse().unwrap();
+        assert_eq!(capture_of(&p.board(), 0), 0);
+    }
+
+    #[test]
+    fn symmetric_start_is_balanced() {
+        let f = features(Position::START);
+        assert_eq!(&f[..9], &[0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(evaluate(vlt_core::Position::START, &Weights { tempo: 0, ..Weights::UNTUNED }), 0);
+    }
+}

@@ -1,0 +1,73 @@
+//! Playing levels 1–10: how deep each level searches and how much it lets chance pick among good
+//! moves. Low levels see little and choose loosely, so they make natural mistakes (missing a capture
+//! two moves away, walking into a chain) rather than random ones; high levels search deep and pick
+//! the best move.
+
+use crate::{Engine, Game, Level, Limits, Stop, eval::STONE};
+use std::time::Duration;
+use vlt_core::Move;
+use vlt_core::playout::SplitMix64;
+
+/// What a level does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelSettings {
+    /// Search limits.
+    pub limits: Limits,
+    /// Softmax temperature in centistones: the chance of a move is proportional to
+    /// `exp(score / temperature)`; 0 plays the best move.
+    pub temperature: i32,
+}
+
+impl Level {
+    /// The settings of this level.
+    #[must_use]
+    pub fn settings(self) -> LevelSettings {
+        let depth = |d: u32| Limits { depth: Some(d), ..Limits::default() };
+        let (limits, temperature) = match self.get() {
+            1 => (depth(1), 120),
+            2 => (depth(2), 80),
+            3 => (depth(3), 50),
+            4 => (depth(4), 30),
+            5 => (depth(6), 15),
+            6 => (depth(8), 0),
+            7 => (depth(10), 0),
+            8 => (depth(13), 0),
+            9 => (depth(16), 0),
+            _ => (Limits { movetime: Some(Duration::from_secs(1)), ..Limits::default() }, 0),
+        };
+        LevelSettings { limits, temperature }
+    }
+
+    /// The search limits of this level.
+    #[must_use]
+    pub fn limits(self) -> Limits {
+        self.settings().limits
+    }
+}
+
+pub(crate) fn play(engine: &mut Engine, game: &Game, level: Level, seed: u64) -> Move {
+    let s = level.settings();
+    let stop = Stop::new();
+    if s.temperature == 0 {
+        return engine.search(game, &s.limits, &stop, &mut |_| {}).expect("the game is not over").best;
+    }
+    let r = engine.analyse(game, &s.limits, &stop, &mut |_| {}).expect("the game is not over");
+    // Scores in stones are coarse; the exact root values in centistones are not kept, so a stone
+    // is the unit here (temperature is in centistones).
+    let best = r.moves[0].1;
+    let weights: Vec<f64> = r
+        .moves
+        .iter()
+        .map(|&(_, v)| (f64::from((v - best) * STONE) / f64::from(s.temperature)).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut rng = SplitMix64(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return r.moves[i].0;
+        }
+        x -= w;
+    }
+    r.best
+}
