@@ -33,6 +33,13 @@ impl Hole {
         if i < HOLES { Some(Hole(i as u8)) } else { None }
     }
 
+    /// The hole at ring index `i`, which the caller knows is below 12.
+    #[inline(always)]
+    pub(crate) const fn ring(i: u8) -> Hole {
+        debug_assert!((i as usize) < HOLES);
+        Hole(i)
+    }
+
     /// The hole numbered `number` (1..=6) in `owner`'s row, or `None` (N1).
     #[must_use]
     pub const fn new(owner: Player, number: u8) -> Option<Hole> {

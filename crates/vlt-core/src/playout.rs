@@ -22,7 +22,7 @@ impl SplitMix64 {
     /// A uniform integer below `n` (`n > 0`), by multiply-high: no division.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u32
     }
 }
 
@@ -41,29 +41,30 @@ pub struct Playout {
 /// third occurrence). `keys` is scratch space for the positions since the last capture, reused
 /// across calls so a playout allocates nothing once it has grown.
 pub fn random_playout(start: Position, rng: &mut SplitMix64, keys: &mut Vec<u128>) -> Playout {
-    // A 256-bit filter of the keys since the last capture: most positions are new, and the filter
-    // says so without scanning the list.
+    // R7: the keys since the last capture, with a 256-bit filter of them: most positions are new,
+    // and the filter says so without scanning the list.
+    #[inline(always)]
     fn bit(key: u128) -> (usize, u64) {
-        let h =
-            ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
         ((h >> 6) as usize, 1u64 << (h & 63))
     }
     let mut seen = [0u64; 4];
     let mut p = start;
+    let mut legal = p.legal_moves();
     let mut moves = 0;
     keys.clear();
     keys.push(p.repetition_key());
     let (w, b) = bit(p.repetition_key());
     seen[w] |= b;
     loop {
-        let legal = p.legal_moves();
         if legal.is_empty() {
             return Playout { end: p, moves, repetition: false };
         }
         let i = rng.below(legal.len() as u32) as usize;
         let mv = legal.nth_move(i).expect("i < len");
-        let (next, taken) = p.play_counting(mv);
+        let (next, taken, next_legal) = p.play_with_moves(mv);
         p = next;
+        legal = next_legal;
         moves += 1;
         let key = p.repetition_key();
         let (w, b) = bit(key);

@@ -1,7 +1,7 @@
 //! Positions and moves on them (R1, R3–R6, N2, N3).
 
 use crate::hole::{HOLES, Hole, Move, ROW};
-use crate::sowing::{Capture, LAST, MAX_STONES, RUN, SOW, Sowing};
+use crate::sowing::{Capture, DELTA, LAST, MAX_STONES, RUN, Sowing};
 use crate::zobrist;
 use crate::{ByPlayer, Player};
 use std::fmt;
@@ -16,32 +16,69 @@ const CAPTURED_B: usize = 12;
 const TO_MOVE: usize = 14;
 const BOARD_MASK: u128 = (1u128 << 96) - 1;
 const ROW_MASK: [u128; 2] = [(1u128 << 48) - 1, BOARD_MASK & !((1u128 << 48) - 1)];
-const LOW7: u128 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f;
-const HIGH: u128 = !LOW7;
-const ONES: u128 = 0x0101_0101_0101_0101_0101_0101 & BOARD_MASK;
 
-/// Bit `i` set when byte `i` of `x` has its high bit set (only bits 7, 15, … may be set in `x`).
-#[inline(always)]
-fn gather_high_bits(x: u128) -> u32 {
-    // Multiplying by this constant moves bit 8i+7 (shifted down to 8i) to bit 56+i, without carries.
-    const MAGIC: u64 = 0x0102_0408_1020_4080;
-    let lo = ((x as u64) >> 7).wrapping_mul(MAGIC) >> 56;
-    let hi = (((x >> 64) as u64) >> 7).wrapping_mul(MAGIC) >> 56;
-    (lo | hi << 8) as u32
-}
+/// `CAPTURED[p][k]`: adds `k` to player `p`'s capture byte.
+static CAPTURED: [[u128; HOLES + 1]; 2] = {
+    let mut t = [[0u128; HOLES + 1]; 2];
+    let mut k = 0;
+    while k <= HOLES {
+        t[0][k] = (k as u128) << (8 * CAPTURED_B);
+        t[1][k] = (k as u128) << (8 * (CAPTURED_B + 1));
+        k += 1;
+    }
+    t
+};
+
+/// `SELECT[p][mask][i]`: the ring index of the `i`-th hole of player `p`'s row in a 6-bit mask.
+static SELECT: [[[u8; ROW]; 64]; 2] = {
+    let mut t = [[[0u8; ROW]; 64]; 2];
+    let mut m = 0;
+    while m < 64 {
+        let (mut i, mut bit) = (0, 0);
+        while bit < ROW {
+            if m >> bit & 1 == 1 {
+                t[0][m][i] = bit as u8;
+                t[1][m][i] = (ROW + bit) as u8;
+                i += 1;
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// Bit `i` set when hole `i` holds at least one stone.
 #[inline(always)]
 fn nonempty_mask(board: u128) -> u32 {
-    let x = board & BOARD_MASK;
-    gather_high_bits((((x & LOW7) + LOW7) | x) & HIGH)
+    !bytes_equal_sse2(board, 0) & 0xfff
 }
 
 /// Bit `i` set when hole `i` holds exactly one stone.
 #[inline(always)]
 fn single_mask(board: u128) -> u32 {
-    let x = (board ^ ONES) | !BOARD_MASK; // bytes equal to one become zero; the rest never are
-    gather_high_bits(!((((x & LOW7) + LOW7) | x) | LOW7))
+    bytes_equal_sse2(board, 1) & 0xfff
+}
+
+/// [`bytes_equal`] for callers without the `sse2` attribute.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code)]
+fn bytes_equal_sse2(x: u128, v: u8) -> u32 {
+    // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 processor has it, so calling a
+    // function that needs it is always sound on this architecture.
+    unsafe { bytes_equal(x, v) }
+}
+
+/// Bit `i` set when byte `i` of `x` equals `v`: one SSE2 compare and a movemask (SSE2 is part of
+/// the x86-64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn bytes_equal(x: u128, v: u8) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set_epi64x, _mm_set1_epi8};
+    let x = _mm_set_epi64x((x >> 64) as i64, x as i64);
+    _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
 }
 
 /// A position (N2): the stones in each hole, the stones each player captured, and whose turn it is.
@@ -297,29 +334,39 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn play_counting(self, mv: Move) -> (Position, u8) {
+        let (p, taken, _) = self.play_with_moves(mv);
+        (p, taken)
+    }
+
+    /// [`Position::play_counting`], also returning the legal moves of the new position, which the
+    /// move computes anyway: the hot loop of playouts and search needs no second pass.
+    #[inline]
+    #[must_use]
+    pub fn play_with_moves(self, mv: Move) -> (Position, u8, Moves) {
         debug_assert!(self.check(mv).is_ok(), "illegal move {mv} in {self}");
         let h = mv.hole().index();
-        let n = self.cells[h] as usize;
+        let n = (self.cells[h] as usize).min(MAX_STONES);
         let mover = self.cells[TO_MOVE] as usize & 1;
         // R3: lift the stones, then add one per hole reached (the starting hole included on laps).
-        let mut x = self.bits() - ((n as u128) << (8 * h)) + SOW[h][n.min(MAX_STONES)];
-        let last = LAST[h][n.min(MAX_STONES)] as usize;
+        let mut x = self.bits().wrapping_add(DELTA[h][n]);
+        let last = LAST[h][n] as usize;
         let mut taken = 0u8;
         // R4: the last stone made a single stone only if its hole was empty before.
-        if (x >> (8 * last)) as u8 == 1 {
-            let singles = single_mask(x);
+        let singles = single_mask(x);
+        if singles >> last & 1 != 0 {
             // The ring twice over, so the backward walk from `last` never wraps; at most 12 holes.
             let ring = singles | singles << HOLES;
             let k = ((ring << (31 - (last + HOLES))).leading_ones() as usize).min(HOLES);
-            x -= RUN[last][k];
-            x += (k as u128) << (8 * (CAPTURED_B + mover));
+            x = x - RUN[last][k] + CAPTURED[mover][k];
             taken = k as u8;
         }
         // N3, R5: the opponent moves next, unless its row is empty and the board is not.
         let opponent = mover ^ 1;
-        let next = if x & ROW_MASK[opponent] != 0 || x & BOARD_MASK == 0 { opponent } else { mover };
+        let stones = nonempty_mask(x);
+        let next = if stones >> (ROW * opponent) & 0x3f != 0 || stones == 0 { opponent } else { mover };
         x = (x & !(0xffu128 << (8 * TO_MOVE))) | (next as u128) << (8 * TO_MOVE);
-        (Position::from_bits(x), taken)
+        let moves = Moves { mask: (stones >> (ROW * next)) as u8 & 0x3f, owner: Player::from_index(next) };
+        (Position::from_bits(x), taken, moves)
     }
 
     /// The board and the player to move, without the captures: what R7 compares. (Two positions
@@ -397,16 +444,12 @@ impl Moves {
     #[inline]
     #[must_use]
     pub fn nth_move(self, i: usize) -> Option<Move> {
-        let mut m = self.mask;
-        for _ in 0..i {
-            m &= m.wrapping_sub(1);
-        }
-        (m != 0).then(|| self.hole_move(m.trailing_zeros() as u8 + 1))
+        (i < self.len()).then(|| Move(Hole::ring(SELECT[self.owner.index()][self.mask as usize & 0x3f][i])))
     }
 
     #[inline]
     fn hole_move(self, number: u8) -> Move {
-        Move(Hole::from_index(self.owner.index() * ROW + number as usize - 1).expect("hole 1..=6"))
+        Move(Hole::ring(self.owner.index() as u8 * ROW as u8 + number - 1))
     }
 }
 

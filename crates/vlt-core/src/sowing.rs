@@ -29,6 +29,22 @@ pub(crate) static SOW: [[u128; MAX_STONES + 1]; HOLES] = {
     t
 };
 
+/// `DELTA[h][n]`: `SOW[h][n]` minus the `n` stones lifted from `h`, as one wrapping addition, so a
+/// move's sowing is a single 128-bit add with no variable shift.
+pub(crate) static DELTA: [[u128; MAX_STONES + 1]; HOLES] = {
+    let mut t = [[0u128; MAX_STONES + 1]; HOLES];
+    let mut h = 0;
+    while h < HOLES {
+        let mut n = 0;
+        while n <= MAX_STONES {
+            t[h][n] = SOW[h][n].wrapping_sub((n as u128) << (8 * h));
+            n += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
 /// `LAST[h][n]`: the hole where the last of `n` stones sown from `h` falls (R3).
 pub(crate) static LAST: [[u8; MAX_STONES + 1]; HOLES] = {
     let mut t = [[0u8; MAX_STONES + 1]; HOLES];

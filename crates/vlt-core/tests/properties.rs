@@ -68,6 +68,16 @@ proptest! {
     fn moves_keep_positions_valid(p in position()) {
         for mv in p.legal_moves() {
             let (after, o) = p.play_traced(mv).unwrap();
+            let (fast, taken, next_moves) = p.play_with_moves(mv);
+            prop_assert_eq!((fast, taken), (after, o.capture.stones));
+            // The moves the fast path hands on are the slow path's: holes of the mover with stones.
+            let slow: Vec<Move> = Hole::ALL
+                .into_iter()
+                .filter(|h| h.owner() == after.to_move() && after.stones(*h) > 0 && !after.is_game_over())
+                .map(Move)
+                .collect();
+            prop_assert_eq!(next_moves.collect::<Vec<_>>(), slow.clone());
+            prop_assert_eq!(after.legal_moves().collect::<Vec<_>>(), slow);
             prop_assert!(after.board().iter().all(|&c| c <= 60));
             prop_assert!(total(after) <= 60);
             prop_assert!(after.is_game_over() || !after.legal_moves().is_empty());
