@@ -22,6 +22,7 @@ enum Command {
     Perft(cmd::perft::Args),
     Replay(cmd::replay::Args),
     Bench(cmd::bench::Args),
+    Analyse(cmd::analyse::Args),
     // New subcommands: add a variant here and an arm below, and a file in cmd/.
 }
 
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Analyse(a) => cmd::analyse::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod analyse;
 pub mod apply;
 pub mod bench;
 pub mod moves;
