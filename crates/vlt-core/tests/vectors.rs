@@ -24,6 +24,15 @@ fn copy_matches_shared_vectors() {
         let theirs = std::fs::read(shared.join(name)).unwrap();
         assert!(ours == theirs, "tests/data/{name} differs from {}", shared.join(name).display());
     }
+    // The rules text the docs link to is a copy too.
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/RULES.md");
+    let rules = shared.join("../RULES.md");
+    if rules.is_file() {
+        assert!(
+            std::fs::read(&docs).unwrap() == std::fs::read(&rules).unwrap(),
+            "docs/RULES.md is out of date"
+        );
+    }
 }
 
 #[test]
