@@ -19,6 +19,7 @@ pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod search;
+pub mod selfplay;
 pub mod time;
 pub mod tt;
 
@@ -187,13 +188,19 @@ pub struct Engine {
     config: EngineConfig,
     tt: Arc<Tt>,
     weights: Weights,
+    reductions: bool,
 }
 
 impl Engine {
     /// A new engine.
     #[must_use]
     pub fn new(config: EngineConfig) -> Engine {
-        Engine { config, tt: Arc::new(Tt::new(config.hash_mb)), weights: Weights::default() }
+        Engine {
+            config,
+            tt: Arc::new(Tt::new(config.hash_mb)),
+            weights: Weights::default(),
+            reductions: true,
+        }
     }
 
     /// The settings.
@@ -219,6 +226,11 @@ impl Engine {
     /// Sets the evaluation weights (for tuning and tuned-versus-untuned matches).
     pub fn set_weights(&mut self, w: Weights) {
         self.weights = w;
+    }
+
+    /// Turns late move reductions on (the default) or off, for measuring what they bring.
+    pub fn set_reductions(&mut self, on: bool) {
+        self.reductions = on;
     }
 
     /// Forgets everything learnt in earlier searches (the transposition table), so the next search
@@ -281,6 +293,7 @@ impl Engine {
             node_limit: limits.nodes,
             nodes: AtomicU64::new(0),
             single: threads == 1,
+            lmr: self.reductions,
         };
         let history = game.since_last_capture();
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
@@ -341,7 +354,11 @@ fn iterate(
     let mut prev = 0;
     let first = 1 + (index % 2) as u32;
     for depth in first..=max_depth {
-        if depth > first && !sh.budget.may_start_iteration(sh.start.elapsed()) {
+        if depth > first
+            && (sh.stop.is_stopped()
+                || sh.abort.load(Ordering::Relaxed)
+                || !sh.budget.may_start_iteration(sh.start.elapsed()))
+        {
             break;
         }
         let (mut alpha, mut beta, mut window) = aspiration(depth, prev);

@@ -29,6 +29,10 @@ const ASPIRATION: i32 = 40;
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
+/// Late move reductions apply from this remaining depth on.
+const LMR_MIN_DEPTH: i32 = 3;
+/// ... and to moves from this position in the order on (0 is the first).
+const LMR_MIN_INDEX: usize = 2;
 /// Largest history score before the table is halved.
 const HISTORY_MAX: i32 = 1 << 20;
 
@@ -46,6 +50,8 @@ pub(crate) struct Shared<'a> {
     pub nodes: AtomicU64,
     /// One thread: node limits are exact and the search deterministic.
     pub single: bool,
+    /// Late move reductions on.
+    pub lmr: bool,
 }
 
 /// A root move and what the last iteration found for it.
@@ -80,6 +86,8 @@ pub(crate) struct Thread<'a> {
     heuristic: bool,
     pub root: Vec<RootMove>,
     pub seldepth: usize,
+    /// Late move reductions on (off only for measurements).
+    pub lmr: bool,
 }
 
 fn mv(hole: u8) -> Move {
@@ -114,6 +122,7 @@ impl<'a> Thread<'a> {
             heuristic: false,
             root,
             seldepth: 0,
+            lmr: sh.lmr,
         }
     }
 
@@ -358,7 +367,14 @@ impl<'a> Thread<'a> {
             let v = if i == 0 {
                 self.child(me, c, cap, depth - 1, alpha, beta, ply + 1, child_floor)
             } else {
-                let v = self.child(me, c, cap, depth - 1, alpha, alpha + 1, ply + 1, child_floor);
+                // Late move reduction: quiet moves late in the order are searched a ply shallower
+                // first, and again at full depth only if they look better than the best so far.
+                let r =
+                    if self.lmr && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_INDEX && k == 0 { 1 } else { 0 };
+                let mut v = self.child(me, c, cap, depth - 1 - r, alpha, alpha + 1, ply + 1, child_floor);
+                if r > 0 && v > alpha && !self.aborted {
+                    v = self.child(me, c, cap, depth - 1, alpha, alpha + 1, ply + 1, child_floor);
+                }
                 if v > alpha && v < beta && !self.aborted {
                     self.child(me, c, cap, depth - 1, alpha, beta, ply + 1, child_floor)
                 } else {

@@ -1,0 +1,246 @@
+//! Search correctness: exact values against a slow brute-force oracle, R7 repetition scoring with
+//! the game's history, determinism, limits, levels.
+
+use std::collections::HashMap;
+use std::time::Duration;
+use vlt_core::playout::SplitMix64;
+use vlt_core::{ByPlayer, Game, Move, Player, Position};
+use vlt_engine::{Engine, EngineConfig, Level, Limits, Stop};
+
+/// The exact future capture difference for the player to move, by plain memoised negamax over
+/// every line (R3–R6). Only for positions of at most 8 stones: R7 says the smallest cycles need 9,
+/// so with fewer no position can repeat and the game graph has no cycle (asserted).
+fn oracle(pos: Position, memo: &mut HashMap<u128, Option<i32>>) -> i32 {
+    if pos.is_game_over() {
+        return 0;
+    }
+    let key = pos.repetition_key();
+    match memo.get(&key) {
+        Some(Some(v)) => return *v,
+        Some(None) => panic!("a cycle with at most 8 stones: {pos}"),
+        None => {}
+    }
+    memo.insert(key, None);
+    let me = pos.to_move();
+    let best = pos
+        .legal_moves()
+        .map(|m| {
+            let (c, k) = pos.play_counting(m);
+            let rest = oracle(c, memo);
+            i32::from(k) + if c.to_move() == me && !c.is_game_over() { rest } else { -rest }
+        })
+        .max()
+        .expect("a position that is not over has a move");
+    memo.insert(key, Some(best));
+    best
+}
+
+fn random_small_position(rng: &mut SplitMix64, max_stones: u32) -> Position {
+    let stones = 1 + rng.below(max_stones);
+    let mut board = [0u8; 12];
+    for _ in 0..stones {
+        board[rng.below(12) as usize] += 1;
+    }
+    let to_move = if rng.below(2) == 0 { Player::B } else { Player::A };
+    let rest = 60 - stones as u8;
+    Position::new(board, to_move, ByPlayer::new(rest / 2, rest - rest / 2)).expect("60 stones")
+}
+
+fn search(engine: &mut Engine, game: &Game, limits: Limits) -> vlt_engine::SearchResult {
+    engine.search(game, &limits, &Stop::new(), &mut |_| {}).expect("the game is not over")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+/// With few stones a deep search is a proof: its score is the oracle's exact value, and so is the
+/// value of the move it plays; every move's analysed score matches the oracle too.
+#[test]
+fn exact_values_match_the_brute_force_oracle() {
+    let mut rng = SplitMix64(2024);
+    let mut memo = HashMap::new();
+    let mut engine = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+    let mut nonzero = 0;
+    for _ in 0..150 {
+        let pos = random_small_position(&mut rng, 8);
+        if pos.is_game_over() {
+            continue;
+        }
+        let want = oracle(pos, &mut memo);
+        nonzero += usize::from(want != 0);
+        let game = Game::new(pos);
+        let r = search(&mut engine, &game, depth(100));
+        assert!(r.info.exact, "{pos}: a deep search of a small position is a proof");
+        assert_eq!(r.info.score, want, "{pos}");
+        let a = engine.analyse(&game, &depth(100), &Stop::new(), &mut |_| {}).unwrap();
+        for (m, s) in a.moves {
+            let (c, k) = pos.play_counting(m);
+            let rest = oracle(c, &mut memo);
+            let v =
+                i32::from(k) + if c.to_move() == pos.to_move() && !c.is_game_over() { rest } else { -rest };
+            assert_eq!(s, v, "{pos} move {m}");
+        }
+    }
+    assert!(nonzero > 20, "the sample should contain decisive positions");
+}
+
+/// Where one move is strictly best (by the oracle), the search plays it: both immediate captures
+/// and quiet moves that force a capture later (R4).
+#[test]
+fn finds_forced_captures() {
+    let mut rng = SplitMix64(77);
+    let mut memo = HashMap::new();
+    let mut engine = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+    let (mut quiet, mut capturing) = (0, 0);
+    for _ in 0..3000 {
+        let pos = random_small_position(&mut rng, 8);
+        if pos.is_game_over() {
+            continue;
+        }
+        let me = pos.to_move();
+        let mut values: Vec<(Move, i32, u8)> = pos
+            .legal_moves()
+            .map(|m| {
+                let (c, k) = pos.play_counting(m);
+                let rest = oracle(c, &mut memo);
+                (m, i32::from(k) + if c.to_move() == me && !c.is_game_over() { rest } else { -rest }, k)
+            })
+            .collect();
+        values.sort_by_key(|v| -v.1);
+        if values.len() < 2 || values[0].1 == values[1].1 || values[0].1 < 1 {
+            continue;
+        }
+        let r = search(&mut engine, &Game::new(pos), depth(100));
+        assert_eq!(r.best, values[0].0, "{pos}: {values:?}");
+        if values[0].2 == 0 {
+            quiet += 1;
+        } else {
+            capturing += 1;
+        }
+    }
+    assert!(quiet >= 5 && capturing >= 20, "quiet {quiet}, capturing {capturing}");
+}
+
+/// R7: a position already seen in the game scores as no further captures. The 9-stone cycle of R7,
+/// played once round: the move that continues the cycle leads to a position the game has seen.
+#[test]
+fn repetition_in_the_game_history_scores_zero() {
+    let start: Position = "1,0,1,0,1,0/1,2,0,1,2,0 A 25 26".parse().unwrap();
+    let cycle = ["5A", "1B", "2A", "3B", "4A", "5B", "6A", "2B", "1A", "4B", "3A", "6B"];
+    let mut game = Game::new(start);
+    for m in cycle {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    assert_eq!(game.position(), start);
+    assert_eq!(game.repetitions(), 2);
+    let five_a: Move = "5A".parse().unwrap();
+    let mut engine = Engine::new(EngineConfig::default());
+    for d in [1, 2, 6] {
+        let r = engine.analyse(&game, &depth(d), &Stop::new(), &mut |_| {}).unwrap();
+        let s = r.moves.iter().find(|(m, _)| *m == five_a).unwrap().1;
+        assert_eq!(s, 0, "depth {d}: 5A repeats a position of the game (R7)");
+    }
+    // Without the history the same move is valued by search, not by R7: the deep, proven value of
+    // the fresh position must still be a sound bound on what the repeating game can get.
+    let fresh = engine.analyse(&Game::new(start), &depth(30), &Stop::new(), &mut |_| {}).unwrap();
+    let hist = engine.analyse(&game, &depth(30), &Stop::new(), &mut |_| {}).unwrap();
+    // Repeating is always available to the side that wants it, so neither value can be below 0 for
+    // the mover if the cycle's continuation is its best; both scores are finite stones.
+    assert!(fresh.info.score.abs() <= 9 && hist.info.score.abs() <= 9);
+}
+
+/// One thread, same input: same move, score, pv and node count.
+#[test]
+fn deterministic_with_one_thread() {
+    let game = Game::new("3,0,8,2,1,6/0,4,1,9,2,3 B 10 11".parse().unwrap());
+    let run = || {
+        let mut e = Engine::new(EngineConfig { hash_mb: 8, ..EngineConfig::default() });
+        let r = search(&mut e, &game, depth(12));
+        (r.best, r.info.score, r.info.pv.clone(), r.info.nodes, r.moves.clone())
+    };
+    assert_eq!(run(), run());
+    let mut e1 = Engine::new(EngineConfig::default());
+    let mut e2 = Engine::new(EngineConfig::default());
+    for seed in 0..5 {
+        assert_eq!(
+            e1.play_level(&game, Level::new(2).unwrap(), seed),
+            e2.play_level(&game, Level::new(2).unwrap(), seed)
+        );
+    }
+}
+
+#[test]
+fn limits_are_respected() {
+    let game = Game::default();
+    let mut e = Engine::new(EngineConfig { hash_mb: 8, ..EngineConfig::default() });
+    let r = search(&mut e, &game, depth(7));
+    assert_eq!(r.info.depth, 7);
+    assert_eq!(r.info.pv.len(), 7);
+    e.clear();
+    let r = search(&mut e, &game, Limits { nodes: Some(5000), ..Limits::default() });
+    assert!(r.info.nodes <= 5000, "{} nodes", r.info.nodes);
+    assert!(game.position().legal_moves().contains(r.best));
+    // Stopped before it starts: still a legal move, from the first iteration only.
+    let stop = Stop::new();
+    stop.stop();
+    let r = e.search(&game, &Limits::default(), &stop, &mut |_| {}).unwrap();
+    assert_eq!(r.info.depth, 1);
+    // A time limit ends the search (no assertion on how long it took).
+    let r = search(&mut e, &game, Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() });
+    assert!(r.info.depth >= 1);
+    // Progress is reported once per iteration, depths increasing.
+    let mut seen = Vec::new();
+    e.search(&game, &depth(5), &Stop::new(), &mut |i| seen.push(i.depth)).unwrap();
+    assert_eq!(seen, vec![1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn no_result_when_the_game_is_over() {
+    let over = Game::new("0,0,0,0,0,0/0,0,0,0,0,0 B 30 30".parse().unwrap());
+    let mut e = Engine::new(EngineConfig::default());
+    assert!(e.search(&over, &depth(3), &Stop::new(), &mut |_| {}).is_none());
+}
+
+#[test]
+fn every_level_plays_legal_moves() {
+    let mut e = Engine::new(EngineConfig { hash_mb: 8, ..EngineConfig::default() });
+    let mut rng = SplitMix64(9);
+    for n in 1..=10u8 {
+        let level = Level::new(n).unwrap();
+        let mut game = Game::default();
+        let moves = if n == 10 { 2 } else { 12 };
+        for _ in 0..moves {
+            if game.is_over() {
+                break;
+            }
+            let m = e.play_level(&game, level, rng.next_u64());
+            game.play(m).unwrap_or_else(|err| panic!("level {n}: {err}"));
+        }
+    }
+}
+
+#[test]
+fn the_lowest_level_is_not_random_but_not_perfect() {
+    // Level 1 takes a free capture of 5 stones almost always, yet varies its moves elsewhere.
+    let mut e = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+    let start = Game::default();
+    let firsts: std::collections::HashSet<Move> =
+        (0..40).map(|s| e.play_level(&start, Level::MIN, s)).collect();
+    assert!(firsts.len() > 1, "level 1 should vary its play");
+}
+
+#[test]
+fn engine_is_send() {
+    fn is_send<T: Send>() {}
+    is_send::<Engine>();
+}
+
+#[test]
+fn two_threads_give_a_legal_move() {
+    let game = Game::new("3,0,8,2,1,6/0,4,1,9,2,3 B 10 11".parse().unwrap());
+    let mut e = Engine::new(EngineConfig { hash_mb: 8, threads: 2, ..EngineConfig::default() });
+    let r = search(&mut e, &game, depth(10));
+    assert!(game.position().legal_moves().contains(r.best));
+    assert_eq!(r.info.depth, 10);
+}
