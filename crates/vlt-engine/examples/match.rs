@@ -1,11 +1,12 @@
 //! A quick in-crate match between two engine settings (the full runner is `vlt match`):
 //! `cargo run --release -p vlt-engine --example match -- PAIRS SPEC1 SPEC2` where a SPEC is
 //! `depth:N`, `nodes:N`, `ms:N` or `level:N`, optionally followed by `,untuned` (hand-set weights)
-//! or `,nolmr` (no late move reductions).
+//! `,nolmr` (no late move reductions), `,mcts` (Monte Carlo tree search; then `,uniform` for
+//! uniform playouts and `,c=X` for the exploration constant).
 
 use std::time::Duration;
 use vlt_engine::selfplay::{Chooser, play_match};
-use vlt_engine::{Engine, EngineConfig, Level, Limits, Weights};
+use vlt_engine::{Algorithm, Engine, EngineConfig, Level, Limits, MctsConfig, Playout, Weights};
 
 fn parse(spec: &str) -> (Engine, Chooser) {
     let mut parts = spec.split(',');
@@ -24,6 +25,16 @@ fn parse(spec: &str) -> (Engine, Chooser) {
         match p {
             "untuned" => e.set_weights(Weights::UNTUNED),
             "nolmr" => e.set_reductions(false),
+            "mcts" => e.set_config(EngineConfig { algorithm: Algorithm::Mcts, ..e.config() }),
+            "uniform" => {
+                let c = e.config();
+                e.set_config(EngineConfig { mcts: MctsConfig { playout: Playout::Uniform, ..c.mcts }, ..c });
+            }
+            _ if p.starts_with("c=") => {
+                let c = e.config();
+                let x = p[2..].parse().expect("c=NUMBER");
+                e.set_config(EngineConfig { mcts: MctsConfig { exploration: x, ..c.mcts }, ..c });
+            }
             _ => panic!("unknown option {p}"),
         }
     }

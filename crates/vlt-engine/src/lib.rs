@@ -18,12 +18,14 @@
 pub mod bench;
 pub mod eval;
 pub mod level;
+pub mod mcts;
 pub mod search;
 pub mod selfplay;
 pub mod time;
 pub mod tt;
 
 pub use eval::{STONE, Weights};
+pub use mcts::{MctsConfig, Playout};
 pub use time::TimeBudget;
 
 use search::{INF, MAX_PLY, Shared, Thread, aspiration};
@@ -83,6 +85,8 @@ pub enum Algorithm {
     /// Iterative-deepening alpha-beta (negamax, PVS) with a transposition table.
     #[default]
     AlphaBeta,
+    /// Monte Carlo tree search (UCT) with random playouts; settings in [`MctsConfig`].
+    Mcts,
 }
 
 impl Algorithm {
@@ -91,6 +95,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Mcts => "mcts",
         }
     }
 }
@@ -100,7 +105,8 @@ impl std::str::FromStr for Algorithm {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "alphabeta" | "ab" => Ok(Algorithm::AlphaBeta),
-            _ => Err(format!("unknown algorithm {s:?}: expected alphabeta")),
+            "mcts" | "uct" => Ok(Algorithm::Mcts),
+            _ => Err(format!("unknown algorithm {s:?}: expected alphabeta or mcts")),
         }
     }
 }
@@ -114,11 +120,13 @@ pub struct EngineConfig {
     pub threads: usize,
     /// The search algorithm.
     pub algorithm: Algorithm,
+    /// Settings of [`Algorithm::Mcts`].
+    pub mcts: MctsConfig,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { hash_mb: 64, threads: 1, algorithm: Algorithm::AlphaBeta }
+        EngineConfig { hash_mb: 64, threads: 1, algorithm: Algorithm::AlphaBeta, mcts: MctsConfig::default() }
     }
 }
 
@@ -255,6 +263,7 @@ impl Engine {
         }
         match self.config.algorithm {
             Algorithm::AlphaBeta => Some(self.alphabeta(game, limits, stop, on_info, false)),
+            Algorithm::Mcts => Some(mcts::search(game, limits, stop, &self.config.mcts, on_info)),
         }
     }
 

@@ -244,3 +244,41 @@ fn two_threads_give_a_legal_move() {
     assert!(game.position().legal_moves().contains(r.best));
     assert_eq!(r.info.depth, 10);
 }
+
+/// MCTS: same seed and iteration limit, same result; it plays legal moves; it respects the limit.
+#[test]
+fn mcts_is_deterministic_and_legal() {
+    use vlt_engine::Algorithm;
+    let game = Game::new("3,0,8,2,1,6/0,4,1,9,2,3 B 10 11".parse().unwrap());
+    let cfg = EngineConfig { hash_mb: 1, algorithm: Algorithm::Mcts, ..EngineConfig::default() };
+    let limits = Limits { nodes: Some(3000), ..Limits::default() };
+    let run = || {
+        let mut e = Engine::new(cfg);
+        let r = search(&mut e, &game, limits);
+        (r.best, r.info.nodes, r.info.pv.clone(), r.moves.clone())
+    };
+    let (best, nodes, pv, moves) = run();
+    assert_eq!(run(), (best, nodes, pv.clone(), moves.clone()));
+    assert_eq!(nodes, 3000);
+    assert!(game.position().legal_moves().contains(best));
+    assert_eq!(pv[0], best);
+    assert_eq!(moves.len(), game.position().legal_moves().len());
+}
+
+/// MCTS sees a big free capture: the 4-stone chain of 1B here (R4) with nothing to fear after it.
+#[test]
+fn mcts_takes_a_big_capture() {
+    use vlt_engine::Algorithm;
+    // 1B sows 2B..5B; the last stone falls into the empty 5B and the chain takes 5B, 4B, 3B, 2B.
+    let pos: Position = "4,0,0,0,0,0/0,0,0,9,0,0 B 20 27".parse().unwrap();
+    let caps: Vec<u8> = pos.legal_moves().map(|m| pos.play_counting(m).1).collect();
+    assert_eq!(caps, vec![4]);
+    let pos: Position = "4,0,0,0,0,3/0,0,0,9,0,0 B 20 24".parse().unwrap();
+    let cfg = EngineConfig { hash_mb: 1, algorithm: Algorithm::Mcts, ..EngineConfig::default() };
+    let mut e = Engine::new(cfg);
+    let r = search(&mut e, &Game::new(pos), Limits { nodes: Some(20_000), ..Limits::default() });
+    let mut ab = Engine::new(EngineConfig::default());
+    let want = search(&mut ab, &Game::new(pos), depth(60));
+    assert!(want.info.exact);
+    assert_eq!(r.best, want.best, "MCTS {:?} vs alpha-beta {:?}", r.moves, want.moves);
+}
