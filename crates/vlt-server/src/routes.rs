@@ -1,0 +1,152 @@
+//! The HTTP routes. Bodies are read as bytes and parsed here, so that every refusal (malformed
+//! JSON, unknown fields, oversized bodies) is a JSON error from [`ApiError`], never a panic.
+
+use crate::error::ApiError;
+use crate::hub::{Hub, NewGame};
+use crate::view::PlyView;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+use vlt_core::examples::WORKED_EXAMPLES;
+use vlt_core::{Move, Position};
+
+type Hs = State<Arc<Hub>>;
+/// A request body, or why it could not be read (too large, cut off).
+type Body = Result<Bytes, BytesRejection>;
+
+/// Parses a JSON body, refusing oversized ones and naming what is wrong in malformed ones.
+fn body<T: DeserializeOwned>(hub: &Hub, bytes: &Body) -> Result<T, ApiError> {
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(ApiError::TooLarge(hub.bounds.max_body));
+        }
+        Err(e) => return Err(ApiError::BadRequest(format!("request body: {}", e.body_text()))),
+    };
+    if bytes.len() > hub.bounds.max_body {
+        return Err(ApiError::TooLarge(hub.bounds.max_body));
+    }
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("request body: {e}")))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenBody {
+    token: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    token: String,
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportBody {
+    record: String,
+}
+
+pub(crate) async fn create(State(hub): Hs, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+    let req: NewGame = if bytes.as_ref().is_ok_and(Bytes::is_empty) { NewGame::default() } else { body(&hub, &bytes)? };
+    Ok((axum::http::StatusCode::CREATED, Json(hub.create(req).await?)))
+}
+
+pub(crate) async fn get_game(State(hub): Hs, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
+    Ok(Json(hub.view(&id).await?))
+}
+
+pub(crate) async fn join(State(hub): Hs, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
+    Ok(Json(hub.join(&id).await?))
+}
+
+pub(crate) async fn play(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+    let b: MoveBody = body(&hub, &bytes)?;
+    Ok(Json(hub.play(&id, &b.token, &b.mv).await?))
+}
+
+pub(crate) async fn resign(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+    let b: TokenBody = body(&hub, &bytes)?;
+    Ok(Json(hub.resign(&id, &b.token).await?))
+}
+
+pub(crate) async fn undo(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+    let b: TokenBody = body(&hub, &bytes)?;
+    Ok(Json(hub.undo(&id, &b.token).await?))
+}
+
+pub(crate) async fn hint(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+    let b: TokenBody = body(&hub, &bytes)?;
+    if hub.seat_of(&id, &b.token).await?.is_none() {
+        return Err(ApiError::Forbidden("this token holds no seat in this game".into()));
+    }
+    Ok(Json(hub.advise(&id, 300).await?))
+}
+
+#[derive(serde::Deserialize)]
+pub(crate) struct AnalysisQuery {
+    ms: Option<u64>,
+}
+
+pub(crate) async fn analysis(
+    State(hub): Hs,
+    Path(id): Path<String>,
+    Query(q): Query<AnalysisQuery>,
+) -> Result<impl IntoResponse, ApiError> {
+    Ok(Json(hub.advise(&id, q.ms.unwrap_or(500)).await?))
+}
+
+pub(crate) async fn record(State(hub): Hs, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
+    let text = hub.record(&id).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text))
+}
+
+pub(crate) async fn import(State(hub): Hs, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+    let b: ImportBody = body(&hub, &bytes)?;
+    Ok((axum::http::StatusCode::CREATED, Json(hub.import(&b.record).await?)))
+}
+
+#[derive(serde::Deserialize)]
+pub(crate) struct ListQuery {
+    limit: Option<usize>,
+    offset: Option<usize>,
+}
+
+pub(crate) async fn list(State(hub): Hs, Query(q): Query<ListQuery>) -> Result<impl IntoResponse, ApiError> {
+    Ok(Json(serde_json::json!({ "games": hub.finished(q.limit.unwrap_or(50), q.offset.unwrap_or(0)).await? })))
+}
+
+/// The seeds' three worked examples, each with the traced move, for the rules page (R3, R4).
+pub(crate) async fn examples() -> Result<impl IntoResponse, ApiError> {
+    let mut out = Vec::new();
+    for ex in WORKED_EXAMPLES {
+        let pos: Position = ex.position.parse().map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
+        let mv: Move = ex.mv.parse().map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
+        let (after, outcome) = pos.play_traced(mv).map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
+        out.push(serde_json::json!({
+            "id": ex.id,
+            "position": ex.position,
+            "board": pos.board().to_vec(),
+            "captured_b": pos.captured(vlt_core::Player::B),
+            "captured_a": pos.captured(vlt_core::Player::A),
+            "description": ex.description,
+            "ply": PlyView::new(1, &outcome, after),
+        }));
+    }
+    Ok(Json(serde_json::json!({ "examples": out })))
+}
+
+pub(crate) async fn health() -> impl IntoResponse {
+    Json(serde_json::json!({ "ok": true }))
+}
+
+pub(crate) async fn not_found() -> ApiError {
+    ApiError::NotFound("no such route".into())
+}

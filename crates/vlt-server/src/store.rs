@@ -1,0 +1,405 @@
+//! The SQLite store: games, their moves and the seats' tokens. Every write is one transaction that
+//! is committed (with `synchronous = FULL`) before the server answers, so a server killed at any
+//! moment loses no acknowledged move. The schema is versioned by `PRAGMA user_version` and migrated
+//! forward on open, one numbered step at a time.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// Schema migrations, in order: migration `i` brings the schema from version `i` to `i + 1`.
+/// Never edit a released step; append a new one.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and moves.
+    "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        mode TEXT NOT NULL,
+        start TEXT NOT NULL,
+        level INTEGER,
+        computer TEXT,
+        token_b TEXT,
+        token_a TEXT,
+        resigned TEXT,
+        finished INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        mv TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );",
+    // 2: the archive lists finished games, newest first.
+    "CREATE INDEX games_finished ON games (finished, updated);",
+    // 3: free-form record tags (JSON array of [name, value]) kept from imports.
+    "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';",
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer build.
+    #[error("database schema version {found} is newer than this program's {supported}")]
+    TooNew {
+        /// The file's version.
+        found: usize,
+        /// Ours.
+        supported: usize,
+    },
+}
+
+/// A game's row: everything but the moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// Random identifier, used in URLs.
+    pub id: String,
+    /// `computer`, `local` or `online`.
+    pub mode: String,
+    /// The start position (N2).
+    pub start: String,
+    /// The computer's level (computer games).
+    pub level: Option<u8>,
+    /// The computer's seat, `B` or `A` (computer games).
+    pub computer: Option<String>,
+    /// The token holding seat B, if taken.
+    pub token_b: Option<String>,
+    /// The token holding seat A, if taken.
+    pub token_a: Option<String>,
+    /// The seat that resigned, if any.
+    pub resigned: Option<String>,
+    /// Whether the game has ended.
+    pub finished: bool,
+    /// The result in words, once finished.
+    pub result: Option<String>,
+    /// Creation time, seconds since the Unix epoch.
+    pub created: i64,
+    /// Last change, seconds since the Unix epoch.
+    pub updated: i64,
+    /// Record tags kept from an import (JSON array of pairs).
+    pub tags: String,
+}
+
+/// A finished game in the archive list.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    /// The game's id.
+    pub id: String,
+    /// `computer`, `local` or `online`.
+    pub mode: String,
+    /// The result in words.
+    pub result: Option<String>,
+    /// Number of moves.
+    pub moves: i64,
+    /// Last change, seconds since the Unix epoch.
+    pub updated: i64,
+}
+
+/// The database, one connection behind a mutex (SQLite serialises writers anyway).
+#[derive(Debug)]
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and migrates it to [`SCHEMA_VERSION`].
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file cannot be opened, is not a database, or is from a newer build.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        Store::init(conn)
+    }
+
+    /// An in-memory database (for tests).
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn in_memory() -> Result<Store, StoreError> {
+        Store::init(Connection::open_in_memory()?)
+    }
+
+    fn init(mut conn: Connection) -> Result<Store, StoreError> {
+        // WAL lets readers go on during a write; FULL syncs the log at every commit, which is
+        // what "committed before acknowledged" needs even across a power cut.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: usize = conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))? as usize;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::TooNew { found: version, supported: SCHEMA_VERSION });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+            let tx = conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(Store { conn: Mutex::new(conn) })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written (transactions roll
+        // back), so a poisoned lock is safe to reuse.
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The schema version of the open file.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn schema_version(&self) -> Result<usize, StoreError> {
+        Ok(self.conn().pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))? as usize)
+    }
+
+    /// Inserts a new game with its moves (imports bring moves), in one transaction.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
+                                result, created, updated, tags)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            params![
+                g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
+                g.result, g.created, g.updated, g.tags
+            ],
+        )?;
+        for (i, m) in moves.iter().enumerate() {
+            tx.execute("INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)", params![g.id, i as i64, m])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Appends moves at plies `first..` and records whether the game is now over, atomically.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails (for example a ply already stored).
+    pub fn append_moves(
+        &self,
+        id: &str,
+        first: usize,
+        moves: &[String],
+        result: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        for (i, m) in moves.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                params![id, (first + i) as i64, m],
+            )?;
+        }
+        tx.execute(
+            "UPDATE games SET finished = ?2, result = ?3, updated = ?4 WHERE id = ?1",
+            params![id, result.is_some(), result, now()],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Keeps only the first `len` moves (undo), and marks the game unfinished.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn truncate_moves(&self, id: &str, len: usize) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2", params![id, len as i64])?;
+        tx.execute("UPDATE games SET finished = 0, result = NULL, updated = ?2 WHERE id = ?1", params![id, now()])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Gives a free seat (`B` or `A`) to `token`; false when the seat was already taken (checked in
+    /// the same statement, so two friends racing for one seat cannot both get it).
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn take_seat(&self, id: &str, seat: char, token: &str) -> Result<bool, StoreError> {
+        let sql = if seat == 'B' {
+            "UPDATE games SET token_b = ?2, updated = ?3 WHERE id = ?1 AND token_b IS NULL"
+        } else {
+            "UPDATE games SET token_a = ?2, updated = ?3 WHERE id = ?1 AND token_a IS NULL"
+        };
+        Ok(self.conn().execute(sql, params![id, token, now()])? == 1)
+    }
+
+    /// Records a resignation and the result.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn resign(&self, id: &str, seat: char, result: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4 WHERE id = ?1",
+            params![id, seat.to_string(), result, now()],
+        )?;
+        Ok(())
+    }
+
+    /// A game's row and its moves in order, or `None` when there is no such game.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+        let conn = self.conn();
+        let row = conn
+            .query_row(
+                "SELECT id, mode, start, level, computer, token_b, token_a, resigned, finished, result,
+                        created, updated, tags FROM games WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(GameRow {
+                        id: r.get(0)?,
+                        mode: r.get(1)?,
+                        start: r.get(2)?,
+                        level: r.get(3)?,
+                        computer: r.get(4)?,
+                        token_b: r.get(5)?,
+                        token_a: r.get(6)?,
+                        resigned: r.get(7)?,
+                        finished: r.get(8)?,
+                        result: r.get(9)?,
+                        created: r.get(10)?,
+                        updated: r.get(11)?,
+                        tags: r.get(12)?,
+                    })
+                },
+            )
+            .optional()?;
+        let Some(row) = row else { return Ok(None) };
+        let mut stmt = conn.prepare_cached("SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+        let moves = stmt.query_map([id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(Some((row, moves)))
+    }
+
+    /// Finished games, newest first.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn finished(&self, limit: usize, offset: usize) -> Result<Vec<Summary>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT g.id, g.mode, g.result, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.updated
+             FROM games g WHERE g.finished = 1 ORDER BY g.updated DESC, g.id LIMIT ?1 OFFSET ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![limit as i64, offset as i64], |r| {
+                Ok(Summary { id: r.get(0)?, mode: r.get(1)?, result: r.get(2)?, moves: r.get(3)?, updated: r.get(4)? })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// How many games are not finished (bounded by the server's `max_open_games`).
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn open_games(&self) -> Result<usize, StoreError> {
+        Ok(self.conn().query_row("SELECT COUNT(*) FROM games WHERE finished = 0", [], |r| r.get::<_, i64>(0))? as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            mode: "online".into(),
+            start: "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".into(),
+            level: None,
+            computer: None,
+            token_b: Some("tb".into()),
+            token_a: None,
+            resigned: None,
+            finished: false,
+            result: None,
+            created: 1,
+            updated: 1,
+            tags: "[]".into(),
+        }
+    }
+
+    #[test]
+    fn migrates_to_the_latest_version_and_reopens() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        s.insert_game(&row("g1"), &["1B".into()]).unwrap();
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        let (r, moves) = s.load("g1").unwrap().unwrap();
+        assert_eq!(r, row("g1"));
+        assert_eq!(moves, vec!["1B".to_string()]);
+    }
+
+    #[test]
+    fn migrates_an_old_file_step_by_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            // A file at version 1, as the first release wrote it.
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(MIGRATIONS[0]).unwrap();
+            c.pragma_update(None, "user_version", 1).unwrap();
+            c.execute(
+                "INSERT INTO games (id, mode, start, created, updated) VALUES ('old', 'local', 'x', 0, 0)",
+                [],
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(s.load("old").unwrap().unwrap().0.tags, "[]");
+    }
+
+    #[test]
+    fn refuses_a_newer_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.db");
+        Connection::open(&path).unwrap().pragma_update(None, "user_version", 99).unwrap();
+        assert!(matches!(Store::open(&path), Err(StoreError::TooNew { found: 99, .. })));
+    }
+
+    #[test]
+    fn a_seat_is_taken_once_and_moves_append_and_truncate() {
+        let s = Store::in_memory().unwrap();
+        s.insert_game(&row("g"), &[]).unwrap();
+        assert!(s.take_seat("g", 'A', "t1").unwrap());
+        assert!(!s.take_seat("g", 'A', "t2").unwrap());
+        assert!(!s.take_seat("g", 'B', "t3").unwrap());
+        s.append_moves("g", 0, &["1B".into(), "2A".into()], None).unwrap();
+        // The same ply twice is refused by the primary key, so a race cannot fork a game.
+        assert!(s.append_moves("g", 1, &["3A".into()], None).is_err());
+        assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B", "2A"]);
+        s.truncate_moves("g", 1).unwrap();
+        assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B"]);
+        assert_eq!(s.open_games().unwrap(), 1);
+        s.resign("g", 'B', "A wins").unwrap();
+        assert_eq!(s.open_games().unwrap(), 0);
+        assert_eq!(s.finished(10, 0).unwrap()[0].id, "g");
+    }
+}

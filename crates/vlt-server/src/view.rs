@@ -1,0 +1,160 @@
+//! The JSON shapes the API sends: a game as the page draws it, and each move as the page animates
+//! it. Documented in `docs/api.md`.
+
+use serde::Serialize;
+use vlt_core::{Game, GameResult, Hole, MoveOutcome, Player, Position, Termination};
+
+/// One move as played: what was sown where and what was captured, for animation (R3, R4, R5).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlyView {
+    /// The ply number, from 1.
+    pub n: usize,
+    /// The move (N1).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Who moved.
+    pub mover: String,
+    /// The hole emptied.
+    pub from: String,
+    /// The number of stones sown.
+    pub stones: u8,
+    /// The holes that received a stone, in order (R3; the starting hole on each full lap).
+    pub sown: Vec<String>,
+    /// The holes captured, from the last sown backwards (R4); empty when nothing was captured.
+    pub captured: Vec<String>,
+    /// True when the opponent's row is now empty and it must pass (R5).
+    pub passes: bool,
+    /// The position after the move (N2).
+    pub after: String,
+}
+
+impl PlyView {
+    /// The view of move number `n` (from 1) with its outcome and the position it led to.
+    #[must_use]
+    pub fn new(n: usize, o: &MoveOutcome, after: Position) -> PlyView {
+        let name = |h: Hole| h.to_string();
+        PlyView {
+            n,
+            mv: o.sowing.from.to_string(),
+            mover: o.mover.to_string(),
+            from: o.sowing.from.to_string(),
+            stones: o.sowing.stones,
+            sown: o.sowing.holes().map(name).collect(),
+            captured: o.capture.holes().map(name).collect(),
+            passes: o.opponent_passes,
+            after: after.to_string(),
+        }
+    }
+}
+
+/// A finished game's result (R6, R7, or a resignation).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ResultView {
+    /// `B`, `A`, or null for a draw.
+    pub winner: Option<String>,
+    /// `empty board`, `repetition`, `resignation` or `time forfeit`.
+    pub termination: String,
+    /// Who resigned, if that is how it ended.
+    pub resigned: Option<String>,
+    /// Stones captured by B.
+    pub score_b: u8,
+    /// Stones captured by A.
+    pub score_a: u8,
+    /// The result in words, e.g. `B wins 32-28 (empty board)`.
+    pub text: String,
+}
+
+impl From<GameResult> for ResultView {
+    fn from(r: GameResult) -> Self {
+        ResultView {
+            winner: r.winner.map(|p| p.to_string()),
+            termination: r.termination.as_str().to_string(),
+            resigned: match r.termination {
+                Termination::Resignation(p) => Some(p.to_string()),
+                _ => None,
+            },
+            score_b: r.score.b,
+            score_a: r.score.a,
+            text: r.to_string(),
+        }
+    }
+}
+
+/// Who holds a seat.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatState {
+    /// Nobody yet: the invite link is still open.
+    Free,
+    /// A person holds it with a token.
+    Taken,
+    /// The computer plays it.
+    Computer,
+}
+
+/// A game as the page draws it. Holes are in ring order (R1): `board[0..6]` = 1B..6B,
+/// `board[6..12]` = 1A..6A.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// `computer`, `local` or `online`.
+    pub mode: String,
+    /// The computer's level, 1–10 (computer games).
+    pub level: Option<u8>,
+    /// The start position (N2).
+    pub start: String,
+    /// The current position (N2).
+    pub position: String,
+    /// Stones per hole in ring order.
+    pub board: Vec<u8>,
+    /// Who is to move.
+    pub to_move: String,
+    /// Stones captured by B.
+    pub captured_b: u8,
+    /// Stones captured by A.
+    pub captured_a: u8,
+    /// Legal moves now (empty when the game is over).
+    pub legal: Vec<String>,
+    /// Every move played, in order.
+    pub plies: Vec<PlyView>,
+    /// How often the current position has occurred (R7 ends the game at three).
+    pub repetitions: usize,
+    /// The result, once the game is over.
+    pub result: Option<ResultView>,
+    /// Seat B.
+    pub seat_b: SeatState,
+    /// Seat A.
+    pub seat_a: SeatState,
+}
+
+/// Builds the view of `game`.
+#[must_use]
+pub fn game_view(id: &str, mode: &str, level: Option<u8>, seats: [SeatState; 2], game: &Game) -> GameView {
+    let pos = game.position();
+    let over = game.is_over();
+    let plies = game
+        .outcomes()
+        .iter()
+        .zip(&game.positions()[1..])
+        .enumerate()
+        .map(|(i, (o, p))| PlyView::new(i + 1, o, *p))
+        .collect();
+    GameView {
+        id: id.to_string(),
+        mode: mode.to_string(),
+        level,
+        start: game.start().to_string(),
+        position: pos.to_string(),
+        board: pos.board().to_vec(),
+        to_move: pos.to_move().to_string(),
+        captured_b: pos.captured(Player::B),
+        captured_a: pos.captured(Player::A),
+        legal: if over { Vec::new() } else { pos.legal_moves().map(|m| m.to_string()).collect() },
+        plies,
+        repetitions: game.repetitions(),
+        result: game.result().map(ResultView::from),
+        seat_b: seats[0],
+        seat_a: seats[1],
+    }
+}

@@ -1,0 +1,116 @@
+//! The WebSocket of a game: `GET /api/games/{id}/ws?token=…`. The server sends the game on connect
+//! and after every change; a seat holder may send moves and resign through it. Without a token (or
+//! with a wrong one) the socket only watches. Messages are bounded in size; a client that falls
+//! behind is sent the whole game again rather than the updates it missed.
+
+use crate::hub::Hub;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+
+#[derive(serde::Deserialize)]
+pub(crate) struct WsQuery {
+    token: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum ClientMsg {
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    Resign,
+    Ping,
+}
+
+pub(crate) async fn upgrade(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, crate::error::ApiError> {
+    let live = hub.get(&id).await?;
+    let token = q.token.unwrap_or_default();
+    let seat = hub.seat_of(&id, &token).await?;
+    let max = hub.bounds.max_message;
+    Ok(ws.max_message_size(max).max_frame_size(max).on_upgrade(move |socket| async move {
+        run(socket, hub, live, id, token, seat.map(|s| s.name())).await;
+    }))
+}
+
+fn text(v: serde_json::Value) -> Message {
+    Message::Text(v.to_string().into())
+}
+
+async fn run(
+    socket: WebSocket,
+    hub: Arc<Hub>,
+    live: Arc<crate::hub::Live>,
+    id: String,
+    token: String,
+    seat: Option<String>,
+) {
+    let mut rx = live.subscribe();
+    let (mut tx, mut incoming) = socket.split();
+    let Ok(view) = hub.view(&id).await else { return };
+    let hello = serde_json::json!({ "type": "state", "you": seat, "game": view });
+    if tx.send(text(hello)).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            update = rx.recv() => match update {
+                Ok(msg) => {
+                    if tx.send(Message::Text(msg.as_ref().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {
+                    let Ok(view) = hub.view(&id).await else { return };
+                    if tx.send(text(serde_json::json!({ "type": "update", "game": view }))).await.is_err() {
+                        return;
+                    }
+                }
+                Err(RecvError::Closed) => return,
+            },
+            msg = incoming.next() => {
+                let reply = match msg {
+                    Some(Ok(Message::Text(t))) => handle(&hub, &id, &token, seat.is_some(), t.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => Some(error("binary messages are not understood")),
+                    Some(Ok(_)) => None, // ping/pong are answered by the library
+                    Some(Err(_)) | None => return, // closed, or a message over the size bound
+                };
+                if let Some(r) = reply {
+                    if tx.send(r).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn error(msg: &str) -> Message {
+    text(serde_json::json!({ "type": "error", "error": msg }))
+}
+
+/// Handles one client message; the update itself reaches this client through the broadcast.
+async fn handle(hub: &Arc<Hub>, id: &str, token: &str, seated: bool, t: &str) -> Option<Message> {
+    let msg: ClientMsg = match serde_json::from_str(t) {
+        Ok(m) => m,
+        Err(e) => return Some(error(&format!("message: {e}"))),
+    };
+    if !seated && !matches!(msg, ClientMsg::Ping) {
+        return Some(error("spectators cannot move: this socket holds no seat"));
+    }
+    let r = match msg {
+        ClientMsg::Ping => return Some(text(serde_json::json!({ "type": "pong" }))),
+        ClientMsg::Move { mv } => hub.play(id, token, &mv).await.map(|_| ()),
+        ClientMsg::Resign => hub.resign(id, token).await.map(|_| ()),
+    };
+    r.err().map(|e| error(&e.to_string()))
+}
