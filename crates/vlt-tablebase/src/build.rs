@@ -1,0 +1,349 @@
+//! The retrograde builder: layer by layer by stones on the board, each layer solved from the
+//! finished smaller ones (captures) and a fixed point within itself (moves without capture, R7).
+//!
+//! # The algorithm of one layer
+//!
+//! Values are *future* capture differences for the player to move. Seen from player `S`, the game
+//! inside a layer is a reachability game: play moves along non-capturing edges until some player
+//! takes a capture (an *exit*, whose value the smaller layers give exactly), or goes on for ever,
+//! which R7 scores 0 (no further captures). For a threshold `t ≥ 1`, "`S` can force at least `t`" is
+//! the least fixed point (the attractor) of: `S` to move and some move is an exit worth ≥ `t` or leads
+//! to such a position; the opponent to move and every move does. Attractors grow as `t` falls, so
+//! one backward propagation handles all thresholds, from `n` down to 1, for both players at once:
+//!
+//! * an exit worth exactly `t` to its mover seeds the mover's set at `t`;
+//! * when a position enters `S`'s set at `t`, each predecessor (found by un-sowing) with `S` to
+//!   move enters at `t` unless already decided; a predecessor with the opponent to move counts down
+//!   its remaining non-capturing moves, and when none is left it enters at `t` if its best exit
+//!   concedes at least `t`, or else waits for the threshold of that exit;
+//! * whatever is left undecided can neither be forced up nor down: value 0, the R7 value.
+//!
+//! The winner's strategy follows the attractor's order, so it never repeats a position; the other
+//! player can keep play out of the attractor for ever, so repetitions (R7) only ever give it its 0
+//! or better. Hence these values are the values of the game with R7 from an empty history, and the
+//! tests check them against a minimax search that plays R7 literally.
+//!
+//! Memory while building layer `n`: 3 bytes per entry of the layer (value, exit, move counter), the
+//! smaller layers (1 byte an entry), and the lists of seeds and frontiers (4 bytes a listed entry).
+
+use crate::error::TbError;
+use crate::format::{self, NO_POSITION};
+use crate::index::{self, MAX_LAYER, boards, index_of, next_board, unrank};
+use crate::unsow::for_each_predecessor;
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+use vlt_core::{ByPlayer, HOLES, Player, Position, ROW};
+
+/// Not yet decided, in the value array: no value reaches 127.
+const UNDECIDED: u8 = 0x7f;
+/// Boards a work item of the first pass covers.
+const CHUNK_BOARDS: usize = 1 << 12;
+
+/// What the builder reports as it goes; the CLI draws progress bars from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildEvent {
+    /// A layer already on disk was checked and kept (resuming).
+    LayerKept {
+        /// Stones on the board.
+        stones: u32,
+    },
+    /// Work on a layer began; `total` is the unit count of its progress (entries, twice: one pass
+    /// over the moves, one over the decided positions).
+    LayerStart {
+        /// Stones on the board.
+        stones: u32,
+        /// Entries in the layer.
+        entries: u64,
+        /// Units of work [`BuildEvent::Progress`] counts to.
+        total: u64,
+    },
+    /// Units of work done so far in the current layer.
+    Progress {
+        /// Stones on the board.
+        stones: u32,
+        /// Units done.
+        done: u64,
+    },
+    /// A layer was solved and written.
+    LayerDone {
+        /// Stones on the board.
+        stones: u32,
+        /// The layer's statistics.
+        stats: LayerStats,
+    },
+}
+
+/// Figures about one solved layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayerStats {
+    /// Entries (both players to move, non-positions included).
+    pub entries: u64,
+    /// Real positions.
+    pub positions: u64,
+    /// Positions of value 0.
+    pub zeros: u64,
+    /// Positions of value 0 that have non-capturing moves and no capture worth 0 or more: their 0
+    /// comes through quiet play, in the end from positions that a cycle holds (R7).
+    pub zero_by_quiet_play: u64,
+    /// Milliseconds it took.
+    pub millis: u64,
+}
+
+/// Solves layer `n` in memory, given the layers `0..n` (`lower[k]` is layer `k`).
+///
+/// `progress(done)` is called now and then with units of work done (see
+/// [`BuildEvent::LayerStart`]: `2 * entries` in all).
+///
+/// # Panics
+/// When `lower` does not hold the layers `0..n` or `n > MAX_LAYER`.
+pub fn solve_layer(n: u32, lower: &[&[u8]], progress: &(dyn Fn(u64) + Sync)) -> (Vec<u8>, LayerStats) {
+    assert!(n <= MAX_LAYER, "layer {n} is beyond {MAX_LAYER}");
+    assert!(lower.len() >= n as usize, "layer {n} needs the layers below it");
+    let start = Instant::now();
+    let entries = index::layer_entries(n) as usize;
+    if n == 0 {
+        // The empty board: the game is over, nothing more to capture (R6), whoever is named to move.
+        return (vec![0, 0], LayerStats { entries: 2, positions: 2, millis: 0, ..LayerStats::default() });
+    }
+    let done = AtomicU64::new(0);
+    let value: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(UNDECIDED)).collect();
+    let count: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(0)).collect();
+    let mut exit = vec![i8::MIN; entries];
+
+    // Pass 1: every position's best exit (capture) and its number of non-capturing moves; the seeds.
+    let nb = boards(n) as usize;
+    let pending_lists: Vec<Vec<Vec<u32>>> = exit
+        .par_chunks_mut(2 * CHUNK_BOARDS)
+        .enumerate()
+        .map(|(ci, exit_chunk)| {
+            let first = ci * CHUNK_BOARDS;
+            let mut pending: Vec<Vec<u32>> = vec![Vec::new(); n as usize + 1];
+            let mut board = unrank(n, first as u64);
+            for b in 0..(nb - first).min(CHUNK_BOARDS) {
+                if b > 0 {
+                    next_board(&mut board);
+                }
+                for p in Player::BOTH {
+                    let idx = 2 * (first + b) + p.index();
+                    let e = &mut exit_chunk[2 * b + p.index()];
+                    let row = p.index() * ROW;
+                    if board[row..row + ROW].iter().all(|&c| c == 0) {
+                        value[idx].store(NO_POSITION as u8, Relaxed);
+                        continue;
+                    }
+                    let (best, quiet) = exits(board, p, lower);
+                    *e = best;
+                    count[idx].store(quiet, Relaxed);
+                    if best >= 1 {
+                        pending[best as usize].push(idx as u32);
+                    } else if quiet == 0 && best <= -1 {
+                        pending[(-best) as usize].push(idx as u32);
+                    }
+                }
+            }
+            progress(done.fetch_add(2 * CHUNK_BOARDS as u64, Relaxed) + 2 * CHUNK_BOARDS as u64);
+            pending
+        })
+        .collect();
+    done.store(entries as u64, Relaxed);
+    let mut pending: Vec<Vec<u32>> = vec![Vec::new(); n as usize + 1];
+    for lists in pending_lists {
+        for (t, l) in lists.into_iter().enumerate() {
+            pending[t].extend(l);
+        }
+    }
+
+    // Pass 2: the propagation, threshold by threshold, each as level-synchronous frontiers.
+    let exit = &exit;
+    for t in (1..=n as usize).rev() {
+        let seeds = std::mem::take(&mut pending[t]);
+        let mut frontier: Vec<u32> = seeds
+            .into_par_iter()
+            .filter(|&i| {
+                let e = exit[i as usize];
+                // An exit worth `t` wins `t` for the mover; a position without quiet moves whose best
+                // exit concedes `t` loses `t`.
+                let v = if e >= 1 { t as i8 } else { -(t as i8) };
+                value[i as usize].compare_exchange(UNDECIDED, v as u8, Relaxed, Relaxed).is_ok()
+            })
+            .collect();
+        while !frontier.is_empty() {
+            let (next, later) = frontier
+                .par_chunks(1024)
+                .map(|chunk| {
+                    let mut next = Vec::new();
+                    let mut later: Vec<(u8, u32)> = Vec::new();
+                    for &x in chunk {
+                        propagate(n, t as i8, x, &value, &count, exit, &mut next, &mut later);
+                    }
+                    progress(done.fetch_add(chunk.len() as u64, Relaxed) + chunk.len() as u64);
+                    (next, later)
+                })
+                .reduce(
+                    || (Vec::new(), Vec::new()),
+                    |mut a, b| {
+                        a.0.extend(b.0);
+                        a.1.extend(b.1);
+                        a
+                    },
+                );
+            for (tt, i) in later {
+                pending[tt as usize].push(i);
+            }
+            frontier = next;
+        }
+    }
+
+    // What is left is held by the cycle: no player can force a capture difference other than 0 (R7).
+    let mut stats = LayerStats { entries: entries as u64, ..LayerStats::default() };
+    let out: Vec<u8> = value
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let v = v.into_inner();
+            if v == NO_POSITION as u8 {
+                return v;
+            }
+            stats.positions += 1;
+            if v == UNDECIDED {
+                stats.zeros += 1;
+                if count[i].load(Relaxed) > 0 && exit[i] < 0 {
+                    stats.zero_by_quiet_play += 1;
+                }
+                0
+            } else {
+                v
+            }
+        })
+        .collect();
+    stats.millis = start.elapsed().as_millis() as u64;
+    progress(2 * entries as u64);
+    (out, stats)
+}
+
+/// The best exit (capturing move) of a position for its mover, `i8::MIN` when it has none, and its
+/// number of non-capturing moves (R3, R4; N3 for who moves after).
+#[inline]
+fn exits(board: [u8; HOLES], p: Player, lower: &[&[u8]]) -> (i8, u8) {
+    let pos = Position::new(board, p, ByPlayer::new(0, 0)).expect("a layer holds at most 60 stones");
+    debug_assert_eq!(pos.to_move(), p);
+    let mut best = i8::MIN;
+    let mut quiet = 0u8;
+    for m in pos.legal_moves() {
+        let (child, k) = pos.play_counting(m);
+        if k == 0 {
+            quiet += 1;
+        } else {
+            let n = child.stones_on_board() as usize;
+            let cv = lower[n][index_of(child) as usize] as i8;
+            best = best.max(move_value(p, k, child, cv));
+        }
+    }
+    (best, quiet)
+}
+
+/// The value of a move for its mover: the stones it captured plus what follows, seen from the mover
+/// (R5, N3: the mover may move again when the opponent's row is empty).
+#[inline]
+#[must_use]
+pub fn move_value(mover: Player, captured: u8, child: Position, child_value: i8) -> i8 {
+    if child.to_move() == mover && !child.is_game_over() {
+        captured as i8 + child_value
+    } else {
+        captured as i8 - child_value
+    }
+}
+
+/// Hands the decision of entry `x` (decided at threshold `t`) to its predecessors.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn propagate(
+    n: u32,
+    t: i8,
+    x: u32,
+    value: &[AtomicU8],
+    count: &[AtomicU8],
+    exit: &[i8],
+    next: &mut Vec<u32>,
+    later: &mut Vec<(u8, u32)>,
+) {
+    let mover = Player::from_index(x as usize & 1);
+    let v = value[x as usize].load(Relaxed) as i8;
+    // The player who forces at least `t` from `x`.
+    let winner = if v > 0 { mover } else { mover.other() };
+    let board = unrank(n, u64::from(x) >> 1);
+    for_each_predecessor(&board, mover, |pb, pp| {
+        let i = index::index_of_board(pb, pp) as usize;
+        if value[i].load(Relaxed) != UNDECIDED {
+            return;
+        }
+        if pp == winner {
+            if value[i].compare_exchange(UNDECIDED, t as u8, Relaxed, Relaxed).is_ok() {
+                next.push(i as u32);
+            }
+        } else if count[i].fetch_sub(1, Relaxed) == 1 {
+            // Every quiet move of `i` now leads where the winner forces `t`: `i` loses `t` unless a
+            // capture does better, in which case it waits for that capture's threshold.
+            let e = exit[i];
+            if e <= -t {
+                if value[i].compare_exchange(UNDECIDED, (-t) as u8, Relaxed, Relaxed).is_ok() {
+                    next.push(i as u32);
+                }
+            } else if e <= -1 {
+                later.push(((-e) as u8, i as u32));
+            }
+        }
+    });
+}
+
+/// Builds (or completes) the tables of up to `max_stones` stones in `dir`, layer by layer, keeping
+/// the layers already there whose header is sound (resuming an interrupted build).
+///
+/// # Errors
+/// [`TbError`] when a file cannot be read or written, or `max_stones` is too large.
+pub fn build(
+    dir: &Path,
+    max_stones: u32,
+    events: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Vec<LayerStats>, TbError> {
+    if max_stones > MAX_LAYER {
+        return Err(TbError::TooManyStones(max_stones));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    let mut layers: Vec<Vec<u8>> = Vec::new();
+    let mut all = Vec::new();
+    for n in 0..=max_stones {
+        let path = format::layer_path(dir, n);
+        if path.exists() {
+            if let Ok((_, data)) = format::read_layer(dir, n) {
+                layers.push(data);
+                events(BuildEvent::LayerKept { stones: n });
+                continue;
+            }
+        }
+        let entries = index::layer_entries(n);
+        events(BuildEvent::LayerStart { stones: n, entries, total: 2 * entries });
+        let lower: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
+        let (data, stats) = solve_layer(n, &lower, &|done| events(BuildEvent::Progress { stones: n, done }));
+        format::write_layer(dir, n, &data)?;
+        events(BuildEvent::LayerDone { stones: n, stats });
+        all.push(stats);
+        layers.push(data);
+    }
+    Ok(all)
+}
+
+/// Solves the layers `0..=max_stones` in memory (for tests and small tools).
+#[must_use]
+pub fn build_in_memory(max_stones: u32) -> Vec<Vec<u8>> {
+    let mut layers: Vec<Vec<u8>> = Vec::new();
+    for n in 0..=max_stones {
+        let lower: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
+        let (data, _) = solve_layer(n, &lower, &|_| {});
+        layers.push(data);
+    }
+    layers
+}

@@ -1,0 +1,103 @@
+//! Probing finished tables.
+
+use crate::build::move_value;
+use crate::error::TbError;
+use crate::format::{self, NO_POSITION};
+use crate::index::{MAX_LAYER, index_of};
+use std::path::Path;
+use vlt_core::{Move, Position};
+
+/// A set of finished layers, 0 to [`Tablebase::max_stones`] stones, held in memory.
+///
+/// Thread-safe (`Send + Sync`): probing only reads. The layers are loaded into memory at open (one
+/// byte a position: 452 MB for 20 stones); memory-mapping would need `unsafe`, which the workspace
+/// forbids.
+#[derive(Clone, Debug)]
+pub struct Tablebase {
+    layers: Vec<Vec<u8>>,
+}
+
+impl Tablebase {
+    /// Opens the tables in `dir`: every layer from 0 stones up to the first one missing.
+    ///
+    /// # Errors
+    /// [`TbError::NoTables`] when there is no layer 0; [`TbError::BadFile`] or [`TbError::Io`] when a
+    /// present layer is damaged or unreadable (its header, length; checksums are for `verify`).
+    pub fn open(dir: &Path) -> Result<Tablebase, TbError> {
+        Tablebase::open_up_to(dir, MAX_LAYER)
+    }
+
+    /// Opens the layers of at most `max` stones in `dir` (to bound memory).
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_up_to(dir: &Path, max: u32) -> Result<Tablebase, TbError> {
+        let mut layers = Vec::new();
+        for n in 0..=max.min(MAX_LAYER) {
+            if !format::layer_path(dir, n).exists() {
+                break;
+            }
+            layers.push(format::read_layer(dir, n)?.1);
+        }
+        if layers.is_empty() {
+            return Err(TbError::NoTables(dir.to_path_buf()));
+        }
+        Ok(Tablebase { layers })
+    }
+
+    /// Tables from layers built in memory (`layers[n]` is layer `n`, as
+    /// [`crate::build::build_in_memory`] gives them).
+    ///
+    /// # Panics
+    /// When `layers` is empty or a layer has the wrong length.
+    #[must_use]
+    pub fn from_layers(layers: Vec<Vec<u8>>) -> Tablebase {
+        assert!(!layers.is_empty(), "at least layer 0");
+        for (n, l) in layers.iter().enumerate() {
+            assert_eq!(l.len() as u64, crate::index::layer_entries(n as u32), "layer {n}");
+        }
+        Tablebase { layers }
+    }
+
+    /// The most stones on the board a position may have to be in the tables.
+    #[must_use]
+    pub fn max_stones(&self) -> u32 {
+        self.layers.len() as u32 - 1
+    }
+
+    /// The raw bytes of layer `n` (one `i8` an entry, see [`crate::format`]).
+    #[must_use]
+    pub fn layer(&self, n: u32) -> Option<&[u8]> {
+        self.layers.get(n as usize).map(Vec::as_slice)
+    }
+
+    /// The exact value of `pos` for the player to move: the best future capture difference (own
+    /// captures minus the opponent's, from here to the end) that it can force, where an endless game
+    /// ends by R7 with no further captures. Captures made before `pos` do not count. `None` when the
+    /// board holds more than [`Tablebase::max_stones`] stones. The game-over position is worth 0.
+    #[must_use]
+    pub fn probe(&self, pos: Position) -> Option<i32> {
+        let layer = self.layers.get(pos.stones_on_board() as usize)?;
+        let v = layer[index_of(pos) as usize] as i8;
+        debug_assert_ne!(v, NO_POSITION, "a Position always has its mover able to move (R5)");
+        Some(i32::from(v))
+    }
+
+    /// Every legal move of `pos` with its exact value for the player to move (the stones it captures
+    /// plus what follows, R4, R5), in ring order; the best of them equals [`Tablebase::probe`].
+    /// Empty when the game is over; `None` beyond the tables.
+    #[must_use]
+    pub fn probe_moves(&self, pos: Position) -> Option<Vec<(Move, i32)>> {
+        self.layers.get(pos.stones_on_board() as usize)?;
+        let mover = pos.to_move();
+        Some(
+            pos.legal_moves()
+                .map(|m| {
+                    let (child, k) = pos.play_counting(m);
+                    let cv = self.probe(child).expect("a move never adds stones") as i8;
+                    (m, i32::from(move_value(mover, k, child, cv)))
+                })
+                .collect(),
+        )
+    }
+}
