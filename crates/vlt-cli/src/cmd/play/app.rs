@@ -1,0 +1,710 @@
+//! The state of the terminal game and everything that changes it: moves, the computer's replies,
+//! undo and redo, hints, the evaluation, menus, save and load, replay. No drawing and no terminal
+//! here, so tests drive it directly; time comes in as an argument.
+
+use super::anim::{Anim, Frame};
+use super::i18n::Catalog;
+use super::input::Action;
+use super::worker::{Job, Reply, Request, Worker};
+use std::time::{Duration, Instant};
+use vlt_core::{
+    ByPlayer, Game, GameResult, HOLES, Hole, Move, MoveOutcome, PlayError, Player, Position, Record, Termination,
+};
+use vlt_engine::Level;
+
+/// The least time the computer seems to think, so its move does not land before the player has
+/// seen their own.
+pub const MIN_THINK: Duration = Duration::from_millis(350);
+
+/// Who plays against the user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Another person at the same keyboard.
+    Human,
+    /// The engine at a level.
+    Computer(Level),
+}
+
+/// How a game is set up (the start menu, or the command line's flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The opponent.
+    pub opponent: Opponent,
+    /// The side the user plays against the computer.
+    pub human: Player,
+    /// Who moves first (R2); ignored when a start position is given.
+    pub first: Player,
+    /// A start position (N2) instead of the usual one.
+    pub position: Option<Position>,
+    /// Animate moves stone by stone.
+    pub animate: bool,
+    /// The seed of the computer's choices; each move uses it plus the move number.
+    pub seed: u64,
+}
+
+impl Setup {
+    /// The position a new game starts from.
+    pub fn start(&self) -> Position {
+        self.position.unwrap_or_else(|| Position::start(self.first))
+    }
+
+    /// True when `p` is played by the computer.
+    pub fn is_computer(&self, p: Player) -> bool {
+        matches!(self.opponent, Opponent::Computer(_)) && p != self.human
+    }
+}
+
+/// The rows of the start menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuRow {
+    /// Person or computer.
+    Opponent,
+    /// The computer's level.
+    Level,
+    /// The side the user plays.
+    Side,
+    /// Who moves first.
+    First,
+    /// Start the game.
+    Start,
+}
+
+/// The menu's rows, top to bottom.
+pub const MENU_ROWS: [MenuRow; 5] = [MenuRow::Opponent, MenuRow::Level, MenuRow::Side, MenuRow::First, MenuRow::Start];
+
+/// What the file-name prompt is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    /// Save the game record.
+    Save,
+    /// Load a game record.
+    Load,
+}
+
+/// What the screen shows and how keys are read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The start menu, a row selected.
+    Menu(usize),
+    /// The game.
+    Play,
+    /// The rules screen, a page shown (0: the rules, 1..: the worked examples).
+    Rules(usize),
+    /// Typing a file name.
+    Prompt(PromptKind, String),
+    /// Asking whether to resign.
+    ConfirmResign,
+    /// Replaying the game: the number of moves shown as played.
+    Replay(usize),
+}
+
+/// The engine request the app waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pending {
+    id: u64,
+    job: Job,
+    since: Instant,
+}
+
+/// The evaluation bar's data: the expected final capture difference for B, in stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Eval {
+    /// B's captures minus A's, now plus what the engine expects from here on.
+    pub margin_b: i32,
+    /// The depth the engine reached.
+    pub depth: u32,
+}
+
+/// The whole state of the terminal game.
+pub struct App {
+    /// The messages of the chosen language.
+    pub cat: Catalog,
+    /// The game's setup.
+    pub setup: Setup,
+    /// The game.
+    pub game: Game,
+    /// What the screen shows.
+    pub mode: Mode,
+    /// The hole the arrow keys select.
+    pub cursor: Hole,
+    /// The last thing that happened, in words.
+    pub message: String,
+    /// The move being animated.
+    pub anim: Option<Anim>,
+    /// Show the evaluation bar.
+    pub show_eval: bool,
+    /// The last evaluation of the current position.
+    pub eval: Option<Eval>,
+    /// The engine's suggestion for the current position.
+    pub hint: Option<Move>,
+    /// True once the user asked to quit.
+    pub quit: bool,
+    /// The file name the save and load prompts start with.
+    pub file: String,
+    /// The size of the screen last drawn, for mouse hit tests.
+    pub area: ratatui::layout::Rect,
+    /// Counts ticks, for the thinking indicator.
+    pub ticks: u64,
+    worker: Option<Worker>,
+    pending: Vec<Pending>,
+    ready: Option<(Move, Instant)>,
+    next_id: u64,
+}
+
+impl App {
+    /// A new app showing the start menu (or the game, when `menu` is false), with an engine thread
+    /// when `engine` is true (tests of pure input handling run without one).
+    pub fn new(cat: Catalog, setup: Setup, menu: bool, engine: bool) -> App {
+        let game = Game::new(setup.start());
+        let mut app = App {
+            cat,
+            setup,
+            cursor: first_cursor(game.position()),
+            game,
+            mode: if menu { Mode::Menu(MENU_ROWS.len() - 1) } else { Mode::Play },
+            message: String::new(),
+            anim: None,
+            show_eval: false,
+            eval: None,
+            hint: None,
+            quit: false,
+            file: "vlt-game.txt".to_string(),
+            area: ratatui::layout::Rect::new(0, 0, 80, 24),
+            ticks: 0,
+            worker: engine.then(Worker::spawn),
+            pending: Vec::new(),
+            ready: None,
+            next_id: 1,
+        };
+        if !menu {
+            app.new_game(Instant::now());
+        }
+        app
+    }
+
+    /// The name of a player as the screen shows it: "You (B)", "Computer (A)", "Player B".
+    pub fn name(&self, p: Player) -> String {
+        player_name(&self.cat, &self.setup, p)
+    }
+
+    /// The frame of the running animation, if any.
+    pub fn frame(&self, now: Instant) -> Option<&Frame> {
+        self.anim.as_ref().and_then(|a| a.frame(now))
+    }
+
+    /// True while the computer is choosing a move.
+    pub fn thinking(&self) -> bool {
+        self.ready.is_some() || self.pending.iter().any(|p| matches!(p.job, Job::Play(..)))
+    }
+
+    /// True when the user may choose a move now.
+    pub fn awaiting_human(&self) -> bool {
+        !self.game.is_over() && !self.setup.is_computer(self.game.position().to_move()) && !self.thinking()
+    }
+
+    fn request(&mut self, job: Job, now: Instant) {
+        let id = self.next_id;
+        self.next_id += 1;
+        if let Some(w) = &self.worker {
+            w.send(Request { id, job, game: self.game.clone() });
+            self.pending.push(Pending { id, job, since: now });
+        }
+    }
+
+    /// Forgets every request in flight: their replies will be ignored.
+    fn cancel(&mut self) {
+        self.pending.clear();
+        self.ready = None;
+    }
+
+    /// After any change of the game: clear stale analysis, ask for the computer's move when it is
+    /// its turn, refresh the evaluation.
+    fn after_change(&mut self, now: Instant) {
+        self.cancel();
+        self.hint = None;
+        self.eval = None;
+        let pos = self.game.position();
+        if self.game.is_over() {
+            return;
+        }
+        if self.cursor.owner() != pos.to_move() || pos.stones(self.cursor) == 0 {
+            self.cursor = first_cursor(pos);
+        }
+        if let Opponent::Computer(level) = self.setup.opponent {
+            if pos.to_move() != self.setup.human {
+                let seed = self.setup.seed.wrapping_add(self.game.moves().len() as u64);
+                self.request(Job::Play(level, seed), now);
+            }
+        }
+        if self.show_eval {
+            self.request(Job::Eval, now);
+        }
+    }
+
+    /// Starts a new game from the setup's start position.
+    pub fn new_game(&mut self, now: Instant) {
+        self.game = Game::new(self.setup.start());
+        self.anim = None;
+        self.mode = Mode::Play;
+        self.cursor = first_cursor(self.game.position());
+        self.message = self.cat.f("new_game", &[("first", &self.name(self.game.position().to_move()))]);
+        if let Some(r) = self.game.result() {
+            self.message = result_text(&self.cat, &self.setup, &self.game, r);
+        }
+        self.after_change(now);
+    }
+
+    /// Plays a move of the player to move (the user's, or the computer's when it arrives).
+    pub fn play(&mut self, mv: Move, now: Instant) -> Result<(), PlayError> {
+        let before = self.game.position();
+        let outcome = self.game.play(mv)?;
+        self.message = describe_move(&self.cat, &self.setup, &self.game, mv, outcome);
+        self.anim = self.setup.animate.then(|| Anim::new(before, outcome, now));
+        self.after_change(now);
+        Ok(())
+    }
+
+    /// The user chose hole `hole`: play it, or explain why not.
+    pub fn choose(&mut self, hole: Hole, now: Instant) {
+        let pos = self.game.position();
+        if self.game.is_over() {
+            self.message = self.cat.t("illegal_over");
+        } else if self.thinking() {
+            self.message = self.cat.t("illegal_wait");
+        } else if hole.owner() != pos.to_move() {
+            self.message = self.cat.f("illegal_not_yours", &[("hole", &hole), ("player", &self.name(pos.to_move()))]);
+        } else if pos.stones(hole) == 0 {
+            self.cursor = hole;
+            self.message = self.cat.f("illegal_empty", &[("hole", &hole)]);
+        } else {
+            self.cursor = hole;
+            self.anim = None;
+            // Legal by the checks above; an error here would be a bug in them, so say it plainly.
+            if let Err(e) = self.play(Move(hole), now) {
+                self.message = e.to_string();
+            }
+        }
+    }
+
+    /// Moves the cursor one hole left or right on the screen, within the row of the player to
+    /// move (B's row runs 6B..1B left to right, A's 1A..6A: R1).
+    pub fn step_cursor(&mut self, right: bool) {
+        let p = self.game.position().to_move();
+        let n = i32::from(if self.cursor.owner() == p { self.cursor.number() } else { 1 });
+        let up = (p == Player::A) == right;
+        let next = (n + if up { 1 } else { -1 }).clamp(1, 6);
+        if let Some(h) = Hole::new(p, next as u8) {
+            self.cursor = h;
+        }
+    }
+
+    /// Takes back moves: the last one, and against the computer also its replies, so that the
+    /// user is to move again.
+    pub fn undo(&mut self, now: Instant) {
+        self.anim = None;
+        if self.game.undo().is_none() {
+            self.message = self.cat.t("nothing_to_undo");
+            return;
+        }
+        while self.setup.is_computer(self.game.position().to_move()) && !self.game.moves().is_empty() {
+            self.game.undo();
+        }
+        self.message = self.cat.f("undone", &[("n", &self.game.moves().len())]);
+        self.after_change(now);
+    }
+
+    /// Plays again what undo took back, up to the user's next turn.
+    pub fn redo(&mut self, now: Instant) {
+        self.anim = None;
+        if self.game.redo().is_none() {
+            self.message = self.cat.t("nothing_to_redo");
+            return;
+        }
+        while self.setup.is_computer(self.game.position().to_move()) && !self.game.redo_moves().is_empty() {
+            self.game.redo();
+        }
+        self.message = self.cat.f("redone", &[("n", &self.game.moves().len())]);
+        if let Some(r) = self.game.result() {
+            self.message = result_text(&self.cat, &self.setup, &self.game, r);
+        }
+        self.after_change(now);
+    }
+
+    /// Handles one action at `now`.
+    pub fn act(&mut self, action: Action, now: Instant) {
+        // Any key ends a running animation at once (the board jumps to the position after it).
+        if self.anim.take().is_some_and(|a| a.frame(now).is_some()) && matches!(action, Action::Skip) {
+            return;
+        }
+        match self.mode.clone() {
+            Mode::Menu(row) => self.act_menu(row, action, now),
+            Mode::Play => self.act_play(action, now),
+            Mode::Rules(page) => match action {
+                Action::Left | Action::Up => self.mode = Mode::Rules(page.saturating_sub(1)),
+                Action::Right | Action::Down | Action::Enter => {
+                    self.mode = Mode::Rules((page + 1).min(vlt_core::examples::WORKED_EXAMPLES.len()))
+                }
+                Action::Quit | Action::Back | Action::Rules => self.mode = Mode::Play,
+                _ => {}
+            },
+            Mode::Prompt(kind, mut text) => match action {
+                Action::Char(c) => {
+                    text.push(c);
+                    self.mode = Mode::Prompt(kind, text);
+                }
+                Action::Backspace => {
+                    text.pop();
+                    self.mode = Mode::Prompt(kind, text);
+                }
+                Action::Enter => {
+                    self.mode = Mode::Play;
+                    match kind {
+                        PromptKind::Save => self.save(&text),
+                        PromptKind::Load => self.load(&text, now),
+                    }
+                }
+                Action::Back | Action::Quit => {
+                    self.mode = Mode::Play;
+                    self.message = self.cat.t("cancelled");
+                }
+                _ => {}
+            },
+            Mode::ConfirmResign => {
+                self.mode = Mode::Play;
+                if action == Action::Yes {
+                    self.resign(now);
+                } else {
+                    self.message = self.cat.t("cancelled");
+                }
+            }
+            Mode::Replay(ply) => {
+                let last = self.game.moves().len();
+                let ply = match action {
+                    Action::Left | Action::Up => ply.saturating_sub(1),
+                    Action::Right | Action::Down | Action::Enter | Action::Skip => (ply + 1).min(last),
+                    Action::Home => 0,
+                    Action::End => last,
+                    Action::Back | Action::Quit | Action::Replay => {
+                        self.mode = Mode::Play;
+                        self.message = self.cat.t("replay_done");
+                        return;
+                    }
+                    _ => ply,
+                };
+                self.mode = Mode::Replay(ply);
+                self.message = replay_text(&self.cat, &self.setup, &self.game, ply);
+            }
+        }
+    }
+
+    fn act_menu(&mut self, row: usize, action: Action, now: Instant) {
+        let computer = matches!(self.setup.opponent, Opponent::Computer(_));
+        let change = |app: &mut App, delta: i32| match MENU_ROWS[row] {
+            MenuRow::Opponent => {
+                app.setup.opponent = if computer { Opponent::Human } else { Opponent::Computer(Level::new(3).expect("in range")) }
+            }
+            MenuRow::Level => {
+                if let Opponent::Computer(l) = app.setup.opponent {
+                    let n = (i32::from(l.get()) + delta).clamp(1, 10) as u8;
+                    app.setup.opponent = Opponent::Computer(Level::new(n).expect("clamped"));
+                }
+            }
+            MenuRow::Side => app.setup.human = app.setup.human.other(),
+            MenuRow::First => app.setup.first = app.setup.first.other(),
+            MenuRow::Start => {}
+        };
+        match action {
+            Action::Up => self.mode = Mode::Menu(row.checked_sub(1).unwrap_or(MENU_ROWS.len() - 1)),
+            Action::Down => self.mode = Mode::Menu((row + 1) % MENU_ROWS.len()),
+            Action::Left => change(self, -1),
+            Action::Right => change(self, 1),
+            Action::Hole(n) if MENU_ROWS[row] == MenuRow::Level && computer => {
+                // Digits pick the level directly; 0 stands for 10.
+                let n = if n == 0 { 10 } else { n };
+                self.setup.opponent = Opponent::Computer(Level::new(n).expect("1..=10"));
+            }
+            Action::Enter | Action::Yes => self.new_game(now),
+            Action::Back => self.mode = Mode::Play,
+            Action::Quit => self.quit = true,
+            _ => {}
+        }
+    }
+
+    fn act_play(&mut self, action: Action, now: Instant) {
+        let to_move = self.game.position().to_move();
+        match action {
+            Action::Hole(n) => match Hole::new(to_move, n) {
+                Some(h) => self.choose(h, now),
+                None => self.message = self.cat.t("illegal_digit"),
+            },
+            Action::Left => self.step_cursor(false),
+            Action::Right => self.step_cursor(true),
+            Action::Enter => self.choose(self.cursor, now),
+            Action::Click(col, row) => match super::render::hole_at(self.area, col, row) {
+                Some(h) => self.choose(h, now),
+                None => {}
+            },
+            Action::Undo => self.undo(now),
+            Action::Redo => self.redo(now),
+            Action::Hint => {
+                if self.awaiting_human() {
+                    self.request(Job::Hint, now);
+                    self.message = self.cat.t("hint_wait");
+                } else {
+                    self.message = self.cat.t("hint_unavailable");
+                }
+            }
+            Action::Eval => {
+                self.show_eval = !self.show_eval;
+                if self.show_eval && self.eval.is_none() && !self.game.is_over() {
+                    self.request(Job::Eval, now);
+                }
+            }
+            Action::New => self.mode = Mode::Menu(MENU_ROWS.len() - 1),
+            Action::Resign => {
+                if self.game.is_over() {
+                    self.message = self.cat.t("illegal_over");
+                } else {
+                    self.mode = Mode::ConfirmResign;
+                    self.message = self.cat.t("resign_confirm");
+                }
+            }
+            Action::Save => self.mode = Mode::Prompt(PromptKind::Save, self.file.clone()),
+            Action::Load => self.mode = Mode::Prompt(PromptKind::Load, self.file.clone()),
+            Action::Replay => {
+                self.cancel();
+                self.mode = Mode::Replay(0);
+                self.message = replay_text(&self.cat, &self.setup, &self.game, 0);
+            }
+            Action::Rules => self.mode = Mode::Rules(0),
+            Action::Quit | Action::Back => self.quit = true,
+            _ => {}
+        }
+    }
+
+    /// The user (against the computer) or the player to move (two people) resigns.
+    pub fn resign(&mut self, now: Instant) {
+        let p = match self.setup.opponent {
+            Opponent::Computer(_) => self.setup.human,
+            Opponent::Human => self.game.position().to_move(),
+        };
+        if let Ok(r) = self.game.resign(p) {
+            self.message = result_text(&self.cat, &self.setup, &self.game, r);
+        }
+        self.after_change(now);
+    }
+
+    /// Writes the game record (the rules crate's format) to `path`.
+    pub fn save(&mut self, path: &str) {
+        let mut rec = Record::new(self.game.clone());
+        for p in [Player::B, Player::A] {
+            rec.set_tag(&p.to_string(), &self.record_name(p));
+        }
+        self.message = match std::fs::write(path, rec.to_string()) {
+            Ok(()) => {
+                self.file = path.to_string();
+                self.cat.f("saved", &[("file", &path)])
+            }
+            Err(e) => self.cat.f("save_failed", &[("file", &path), ("error", &e)]),
+        };
+    }
+
+    fn record_name(&self, p: Player) -> String {
+        match self.setup.opponent {
+            Opponent::Computer(l) if p != self.setup.human => format!("vlt level {}", l.get()),
+            _ => format!("player {p}"),
+        }
+    }
+
+    /// Reads a game record from `path` and continues it.
+    pub fn load(&mut self, path: &str, now: Instant) {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.message = self.cat.f("load_failed", &[("file", &path), ("error", &e)]);
+                return;
+            }
+        };
+        match Record::parse(&text) {
+            Ok(rec) => {
+                self.game = rec.game;
+                self.anim = None;
+                self.file = path.to_string();
+                self.cursor = first_cursor(self.game.position());
+                self.message = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
+                if let Some(r) = self.game.result() {
+                    self.message = format!("{} {}", self.message, result_text(&self.cat, &self.setup, &self.game, r));
+                }
+                self.after_change(now);
+            }
+            Err(e) => self.message = self.cat.f("load_failed", &[("file", &path), ("error", &e)]),
+        }
+    }
+
+    /// Takes in an engine reply: the computer's move, a hint or an evaluation.
+    pub fn on_reply(&mut self, r: Reply) {
+        let Some(i) = self.pending.iter().position(|p| p.id == r.id) else { return };
+        let p = self.pending.remove(i);
+        match r.job {
+            Job::Play(..) => {
+                if let Some(mv) = r.mv {
+                    self.ready = Some((mv, p.since + MIN_THINK));
+                }
+            }
+            Job::Hint => {
+                if let Some(mv) = r.mv {
+                    self.hint = Some(mv);
+                    self.cursor = mv.hole();
+                    self.message = self.cat.f("hint", &[("move", &mv), ("score", &signed(r.score.unwrap_or(0)))]);
+                }
+            }
+            Job::Eval => {
+                if let Some(s) = r.score {
+                    let pos = self.game.position();
+                    let future_b = if pos.to_move() == Player::B { s } else { -s };
+                    self.eval = Some(Eval { margin_b: pos.capture_diff(Player::B) + future_b, depth: r.depth });
+                }
+            }
+        }
+    }
+
+    /// Advances time: ends a finished animation, plays the computer's move when it is due, and
+    /// takes in engine replies.
+    pub fn tick(&mut self, now: Instant) {
+        self.ticks += 1;
+        if let Some(w) = &self.worker {
+            let mut replies = Vec::new();
+            while let Some(r) = w.try_recv() {
+                replies.push(r);
+            }
+            for r in replies {
+                self.on_reply(r);
+            }
+        }
+        if self.anim.as_ref().is_some_and(|a| a.frame(now).is_none()) {
+            self.anim = None;
+        }
+        if self.anim.is_none() && self.mode == Mode::Play {
+            if let Some((mv, at)) = self.ready {
+                if now >= at {
+                    self.ready = None;
+                    if let Err(e) = self.play(mv, now) {
+                        self.message = e.to_string();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits (up to `timeout`) for the engine, for tests that have no event loop.
+    #[cfg(test)]
+    pub fn wait_engine(&mut self, timeout: Duration) -> bool {
+        let reply = self.worker.as_ref().and_then(|w| w.recv_timeout(timeout));
+        match reply {
+            Some(r) => {
+                let now = Instant::now();
+                self.on_reply(r);
+                if let Some((mv, _)) = self.ready.take() {
+                    self.anim = None;
+                    if let Err(e) = self.play(mv, now) {
+                        self.message = e.to_string();
+                    }
+                    self.anim = None;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The board to draw: the animation's frame, the replayed position, or the game's position.
+    pub fn shown(&self, now: Instant) -> (([u8; HOLES], ByPlayer<u8>), Option<&Frame>) {
+        if let Mode::Replay(ply) = self.mode {
+            let p = self.game.positions()[ply.min(self.game.positions().len() - 1)];
+            return ((p.board(), p.captures()), None);
+        }
+        match self.frame(now) {
+            Some(f) => ((f.board, f.stores), Some(f)),
+            None => {
+                let p = self.game.position();
+                ((p.board(), p.captures()), None)
+            }
+        }
+    }
+}
+
+/// The first hole of the player to move that holds stones (1 upwards), for the cursor.
+pub fn first_cursor(pos: Position) -> Hole {
+    let p = pos.to_move();
+    (1..=6).filter_map(|n| Hole::new(p, n)).find(|h| pos.stones(*h) > 0).unwrap_or(Hole::new(p, 1).expect("1 is a hole"))
+}
+
+/// A number with its sign, for scores: `+3`, `-2`, `0`.
+pub fn signed(n: i32) -> String {
+    if n > 0 { format!("+{n}") } else { n.to_string() }
+}
+
+/// The name of a player for a setup.
+pub fn player_name(cat: &Catalog, setup: &Setup, p: Player) -> String {
+    match setup.opponent {
+        Opponent::Computer(_) if p == setup.human => cat.f("name_you", &[("p", &p)]),
+        Opponent::Computer(_) => cat.f("name_computer", &[("p", &p)]),
+        Opponent::Human => cat.f("name_player", &[("p", &p)]),
+    }
+}
+
+/// What a move did, in words: the sowing, the capture (R4), a pass (R5), the end (R6, R7).
+pub fn describe_move(cat: &Catalog, setup: &Setup, game: &Game, mv: Move, o: MoveOutcome) -> String {
+    let who = player_name(cat, setup, o.mover);
+    let mut s = cat.f("moved", &[("who", &who), ("move", &mv), ("n", &o.sowing.stones)]);
+    if !o.capture.is_empty() {
+        let holes: Vec<String> = o.capture.holes().map(|h| h.to_string()).collect();
+        s.push(' ');
+        s.push_str(&cat.f("captured", &[("n", &o.capture.stones), ("holes", &holes.join(" "))]));
+    }
+    if o.opponent_passes && !o.game_over {
+        s.push(' ');
+        s.push_str(&cat.f("passes", &[("who", &player_name(cat, setup, o.mover.other())), ("mover", &who)]));
+    }
+    if let Some(r) = game.result() {
+        s.push(' ');
+        s.push_str(&result_text(cat, setup, game, r));
+    }
+    s
+}
+
+/// The result in words (R6, R7, resignation).
+pub fn result_text(cat: &Catalog, setup: &Setup, game: &Game, r: GameResult) -> String {
+    let why = match r.termination {
+        Termination::EmptyBoard => cat.t("end_empty"),
+        Termination::Repetition => {
+            cat.f("end_repetition", &[("n", &game.position().stones_on_board())])
+        }
+        Termination::Resignation(p) => cat.f("end_resigned", &[("who", &player_name(cat, setup, p))]),
+        Termination::TimeForfeit(p) => cat.f("end_time", &[("who", &player_name(cat, setup, p))]),
+        _ => String::new(),
+    };
+    let score = ByPlayer::new(r.score.b, r.score.a);
+    let verdict = match r.winner {
+        Some(p) => cat.f("wins", &[("who", &player_name(cat, setup, p)), ("b", &score.b), ("a", &score.a)]),
+        None => cat.f("draw", &[("b", &score.b), ("a", &score.a)]),
+    };
+    format!("{why} {verdict}")
+}
+
+/// The replay's caption after `ply` moves.
+pub fn replay_text(cat: &Catalog, setup: &Setup, game: &Game, ply: usize) -> String {
+    let total = game.moves().len();
+    let head = cat.f("replay_at", &[("ply", &ply), ("total", &total)]);
+    if ply == 0 {
+        return format!("{head} {}", cat.t("replay_start"));
+    }
+    let pos = game.positions()[ply];
+    let mut g = game.clone();
+    while g.moves().len() > ply {
+        g.undo();
+    }
+    let text = describe_move(cat, setup, &g, game.moves()[ply - 1], game.outcomes()[ply - 1]);
+    let _ = pos;
+    format!("{head} {text}")
+}

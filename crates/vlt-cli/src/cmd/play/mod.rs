@@ -1,0 +1,109 @@
+//! `vlt play`: the game in the terminal, full screen (ratatui + crossterm) or as plain lines
+//! (`--plain`) for screen readers, logs and scripts.
+//!
+//! One concept per file: `app` (state and what changes it), `render` (drawing), `input` (keys and
+//! mouse to actions), `anim` (stone-by-stone frames), `worker` (the engine thread), `i18n`
+//! (catalogues), `term` (the terminal and its restoring), `plain` (the line mode).
+
+pub mod anim;
+pub mod app;
+pub mod i18n;
+pub mod input;
+pub mod plain;
+pub mod render;
+pub mod term;
+pub mod worker;
+
+use crate::error::input as input_error;
+use app::{Opponent, Setup};
+use vlt_core::Player;
+use vlt_engine::Level;
+
+/// Play Vai Lung Thlan in the terminal, against the computer or another person.
+///
+/// Full screen by default: keys 1-6 (your holes, in sowing order), arrows and Enter, or a mouse
+/// click choose a move. With --plain the game runs as plain lines: the board as text, moves read
+/// from standard input one a line (1-6 or N1 like 3B), and the commands help, undo, redo, hint,
+/// moves, board, save FILE, load FILE, resign, new and quit.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  vlt play\n  vlt play --level 5 --side A --lang es\n  \
+                        printf '3\\n5\\n' | vlt play --plain --level 1\n  \
+                        vlt play --no-menu --position '0,0,0,1,0,2/1,0,0,0,2,0 B 24 30'")]
+pub struct Args {
+    /// Plain lines instead of the full screen: board as text, moves from standard input.
+    #[arg(long)]
+    plain: bool,
+    /// The computer's level, 1 (beginner) to 10 (strongest).
+    #[arg(long, default_value_t = 3)]
+    level: u8,
+    /// Who plays the other side: `computer` or `human` (two people at one keyboard).
+    #[arg(long, default_value = "computer")]
+    opponent: String,
+    /// The side you play against the computer: B (bottom row) or A (top row).
+    #[arg(long, default_value = "B")]
+    side: String,
+    /// Who moves first: B or A (R2; B by default).
+    #[arg(long, default_value = "B")]
+    first: String,
+    /// Start from this position (N2) instead of the usual one; it names who moves.
+    #[arg(long)]
+    position: Option<String>,
+    /// Show moves at once instead of sowing them stone by stone.
+    #[arg(long)]
+    no_animation: bool,
+    /// Start the game at once instead of showing the start menu.
+    #[arg(long)]
+    no_menu: bool,
+    /// Language: en, es, ca, ru or de (default: from LC_ALL, LC_MESSAGES or LANG).
+    #[arg(long)]
+    lang: Option<String>,
+    /// Seed of the computer's choices, to replay a game exactly (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
+    s.parse().map_err(|e| input_error(format!("{what}: {e}")))
+}
+
+/// Reads the flags into a setup and a catalogue.
+fn setup(a: &Args) -> anyhow::Result<(i18n::Catalog, Setup)> {
+    let code = match &a.lang {
+        Some(l) => {
+            let known: Vec<&str> = i18n::LANGS.iter().map(|(c, _)| *c).collect();
+            i18n::lang_of_locale(l)
+                .ok_or_else(|| input_error(format!("unknown language {l:?}: expected one of {}", known.join(", "))))?
+        }
+        None => i18n::lang_from_env(|v| std::env::var(v).ok()),
+    };
+    let cat = i18n::Catalog::new(code).ok_or_else(|| input_error(format!("no catalogue for {code}")))?;
+    let level = Level::new(a.level).ok_or_else(|| input_error(format!("level {} is out of range 1-10", a.level)))?;
+    let opponent = match a.opponent.to_ascii_lowercase().as_str() {
+        "computer" | "engine" => Opponent::Computer(level),
+        "human" | "person" => Opponent::Human,
+        o => return Err(input_error(format!("opponent {o:?}: expected computer or human"))),
+    };
+    let position = a.position.as_deref().map(super::parse_position).transpose()?;
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+    });
+    let setup = Setup {
+        opponent,
+        human: parse_player("side", &a.side)?,
+        first: parse_player("first", &a.first)?,
+        position,
+        animate: !a.no_animation,
+        seed,
+    };
+    Ok((cat, setup))
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let (cat, setup) = setup(&a)?;
+    if a.plain {
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        return plain::run(&cat, setup, stdin.lock(), stdout.lock());
+    }
+    term::run(app::App::new(cat, setup, !a.no_menu, true))
+}

@@ -1,0 +1,363 @@
+//! Drawing the game with ratatui. The board follows R1 as seen from B's side: A's row on top,
+//! 1A..6A left to right; B's row below, 6B..1B left to right; each store at its owner's right
+//! hand, so A's store is on the left of the screen and B's on the right. It fits 80x24.
+
+use super::app::{App, MENU_ROWS, MenuRow, Mode, Opponent, PromptKind, signed};
+use super::i18n::Catalog;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use std::time::Instant;
+use vlt_core::examples::WORKED_EXAMPLES;
+use vlt_core::{ByPlayer, HOLES, Hole, Player, Position};
+
+/// The smallest screen the game is laid out for.
+pub const MIN_W: u16 = 80;
+/// The smallest screen height.
+pub const MIN_H: u16 = 24;
+/// A hole's box: width and height.
+const HOLE_W: u16 = 7;
+const HOLE_H: u16 = 5;
+/// A store's box width; its height is both rows'.
+const STORE_W: u16 = 10;
+/// The board's width: two stores and six holes.
+const BOARD_W: u16 = 2 * STORE_W + 6 * HOLE_W;
+/// The move list's width.
+const MOVES_W: u16 = 16;
+/// Counts up to this many are also drawn as dots (two rows of five in a hole).
+const MAX_DOTS: u8 = 10;
+/// The thinking indicator's frames.
+const SPINNER: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
+
+/// Where the board's parts are on a screen of `area`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// Each hole's box, indexed by ring index.
+    pub holes: [Rect; HOLES],
+    /// Each player's store.
+    pub stores: ByPlayer<Rect>,
+    /// The first row below the board.
+    pub below: u16,
+    /// The left part's width (board and texts).
+    pub left_w: u16,
+}
+
+/// The board's geometry on a screen (R1's layout).
+pub fn geometry(area: Rect) -> Geometry {
+    let left_w = area.width.saturating_sub(MOVES_W).max(BOARD_W);
+    let x0 = area.x + (left_w - BOARD_W) / 2;
+    let y0 = area.y + 2;
+    let mut holes = [Rect::default(); HOLES];
+    for h in Hole::ALL {
+        let n = u16::from(h.number());
+        let (col, row) = match h.owner() {
+            Player::A => (n - 1, 0),
+            Player::B => (6 - n, 1),
+        };
+        holes[h.index()] = Rect::new(x0 + STORE_W + col * HOLE_W, y0 + row * HOLE_H, HOLE_W, HOLE_H);
+    }
+    let stores = ByPlayer::new(
+        Rect::new(x0 + STORE_W + 6 * HOLE_W, y0, STORE_W, 2 * HOLE_H),
+        Rect::new(x0, y0, STORE_W, 2 * HOLE_H),
+    );
+    Geometry { holes, stores, below: y0 + 2 * HOLE_H, left_w }
+}
+
+/// The hole under a screen cell, for mouse clicks.
+pub fn hole_at(area: Rect, col: u16, row: u16) -> Option<Hole> {
+    let g = geometry(area);
+    Hole::ALL.into_iter().find(|h| {
+        let r = g.holes[h.index()];
+        col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height
+    })
+}
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &App, now: Instant) {
+    let area = f.area();
+    let cat = &app.cat;
+    if area.width < MIN_W || area.height < MIN_H {
+        let text = cat.f("too_small", &[("w", &area.width), ("h", &area.height)]);
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let g = geometry(area);
+    draw_title(f, app, area);
+    draw_board(f, app, &g, now);
+    draw_moves(f, app, area);
+    draw_texts(f, app, &g, area, now);
+    match app.mode {
+        Mode::Menu(row) => draw_menu(f, app, row, area),
+        Mode::Rules(page) => draw_rules(f, cat, page, area),
+        _ => {}
+    }
+}
+
+fn draw_title(f: &mut Frame, app: &App, area: Rect) {
+    let cat = &app.cat;
+    let a = app.name(Player::A);
+    let b = app.name(Player::B);
+    let level = match app.setup.opponent {
+        Opponent::Computer(l) => format!(" · {}", cat.f("level_n", &[("n", &l.get())])),
+        Opponent::Human => String::new(),
+    };
+    let line = Line::from(vec![
+        Span::styled(format!(" {} ", cat.t("title")), Style::new().add_modifier(Modifier::BOLD).fg(Color::Yellow)),
+        Span::raw(format!(" ▲ {a}  ▼ {b}{level}")),
+    ]);
+    f.render_widget(Paragraph::new(line), Rect::new(area.x, area.y, area.width, 1));
+}
+
+fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
+    let ((board, stores), frame) = app.shown(now);
+    let pos = app.game.position();
+    let live = app.mode == Mode::Play && frame.is_none();
+    let choosing = live && app.awaiting_human();
+    for h in Hole::ALL {
+        let n = board[h.index()];
+        let mut style = Style::new();
+        let mut border = BorderType::Plain;
+        let mut mark = ' ';
+        if let Some(fr) = frame {
+            if fr.flash & 1 << h.index() != 0 {
+                style = style.fg(Color::Red).add_modifier(Modifier::BOLD);
+                border = BorderType::Thick;
+                mark = '✖';
+            } else if fr.focus == Some(h) {
+                style = style.fg(Color::Green).add_modifier(Modifier::BOLD);
+                border = BorderType::Thick;
+            }
+        } else if choosing && h == app.cursor {
+            style = style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
+            border = BorderType::Double;
+        } else if live && h.owner() != pos.to_move() {
+            style = style.fg(Color::DarkGray);
+        }
+        let block = Block::bordered()
+            .border_type(border)
+            .border_style(style)
+            .title(Line::from(format!("{h}")).alignment(Alignment::Center));
+        let count = if mark == ' ' { n.to_string() } else { format!("{mark}{n}{mark}") };
+        let mut lines = vec![Line::from(Span::styled(count, Style::new().add_modifier(Modifier::BOLD)))];
+        if n <= MAX_DOTS {
+            let top = n.min(5);
+            lines.push(Line::from("●".repeat(top.into())));
+            lines.push(Line::from("●".repeat((n - top).into())));
+        }
+        let p = Paragraph::new(lines).alignment(Alignment::Center).block(block);
+        f.render_widget(p, g.holes[h.index()]);
+    }
+    for p in [Player::A, Player::B] {
+        let mover = pos.to_move() == p && !app.game.is_over();
+        let style = if mover { Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { Style::new() };
+        let title = if mover { format!("▶{p}◀") } else { format!(" {p} ") };
+        let block = Block::bordered().border_style(style).title(Line::from(title).alignment(Alignment::Center));
+        let lines = vec![
+            Line::from(""),
+            Line::from(""),
+            Line::from(""),
+            Line::from(Span::styled(stores[p].to_string(), Style::new().add_modifier(Modifier::BOLD))),
+            Line::from(app.cat.t("stones")),
+        ];
+        f.render_widget(Paragraph::new(lines).alignment(Alignment::Center).block(block), g.stores[p]);
+    }
+}
+
+fn draw_moves(f: &mut Frame, app: &App, area: Rect) {
+    let r = Rect::new(area.x + area.width - MOVES_W, area.y + 1, MOVES_W, area.height.saturating_sub(3));
+    let inner_h = usize::from(r.height.saturating_sub(2));
+    let current = match app.mode {
+        Mode::Replay(ply) => Some(ply),
+        _ => None,
+    };
+    let moves = app.game.moves();
+    let outs = app.game.outcomes();
+    let mut lines: Vec<Line> = moves
+        .iter()
+        .zip(outs)
+        .enumerate()
+        .map(|(i, (m, o))| {
+            let mut s = format!("{:>3}. {m}", i + 1);
+            if !o.capture.is_empty() {
+                s.push_str(&format!(" ×{}", o.capture.stones));
+            }
+            if o.opponent_passes && !o.game_over {
+                s.push_str(" »");
+            }
+            let style = if current == Some(i + 1) { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+            Line::from(Span::styled(s, style))
+        })
+        .collect();
+    // Keep the current move (or the last one) in view.
+    let focus = current.unwrap_or(lines.len());
+    let skip = focus.saturating_sub(inner_h);
+    lines.drain(..skip.min(lines.len()));
+    let block = Block::bordered().title(app.cat.t("moves"));
+    f.render_widget(Paragraph::new(lines).block(block), r);
+}
+
+fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) {
+    let cat = &app.cat;
+    let w = g.left_w;
+    let x = area.x + 1;
+    let mut y = g.below + 1;
+    // The status: whose turn, or what is going on.
+    let pos = app.game.position();
+    let spin = SPINNER[(app.ticks / 2) as usize % SPINNER.len()];
+    let status = match &app.mode {
+        Mode::Prompt(kind, text) => {
+            let key = if *kind == PromptKind::Save { "prompt_save" } else { "prompt_load" };
+            format!("{} {text}█", cat.t(key))
+        }
+        Mode::ConfirmResign => cat.t("resign_confirm"),
+        Mode::Replay(_) => cat.t("status_replay"),
+        _ if app.frame(now).is_some() => {
+            let fr = app.frame(now).expect("checked");
+            let who = app.anim.as_ref().map_or(pos.to_move(), |a| a.mover);
+            cat.f("status_sowing", &[("who", &app.name(who)), ("n", &fr.hand)])
+        }
+        _ if app.game.is_over() => cat.t("status_over"),
+        _ if app.thinking() => format!("{} {spin}", cat.f("status_thinking", &[("who", &app.name(pos.to_move()))])),
+        _ => cat.f("status_turn", &[("who", &app.name(pos.to_move()))]),
+    };
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    f.render_widget(Paragraph::new(Span::styled(status, bold)), Rect::new(x, y, w - 1, 1));
+    y += 1;
+    if app.show_eval {
+        f.render_widget(Paragraph::new(eval_line(app, spin)), Rect::new(x, y, w - 1, 1));
+    }
+    y += 1;
+    let msg_h = (area.height - 2).saturating_sub(y).min(4);
+    f.render_widget(Paragraph::new(app.message.as_str()).wrap(Wrap { trim: true }), Rect::new(x, y, w - 2, msg_h));
+    let keys = vec![Line::from(cat.t("keys_1")), Line::from(cat.t("keys_2"))];
+    let dim = Style::new().fg(Color::Gray);
+    f.render_widget(Paragraph::new(keys).style(dim), Rect::new(area.x, area.y + area.height - 2, area.width, 2));
+}
+
+/// The evaluation bar: the expected final margin, B's share to the right (B's store side).
+fn eval_line(app: &App, spin: char) -> Line<'static> {
+    let cat = &app.cat;
+    const BAR: i32 = 20;
+    let Some(e) = app.eval else {
+        let t = if app.game.is_over() { String::new() } else { format!("{} {spin}", cat.t("eval_wait")) };
+        return Line::from(format!("{}: {t}", cat.t("eval")));
+    };
+    // 30 stones of margin fill the bar: a 30-30 game split by the full 60 stones.
+    let b_cells = (BAR / 2 + e.margin_b.clamp(-30, 30) * BAR / 60).clamp(0, BAR) as usize;
+    let leader = match e.margin_b {
+        0 => cat.t("eval_even"),
+        m if m > 0 => format!("B {}", signed(m)),
+        m => format!("A {}", signed(-m)),
+    };
+    Line::from(vec![
+        Span::raw(format!("{}: A ", cat.t("eval"))),
+        Span::styled("█".repeat(BAR as usize - b_cells), Style::new().fg(Color::Magenta)),
+        Span::styled("█".repeat(b_cells), Style::new().fg(Color::Cyan)),
+        Span::raw(format!(" B  {leader}  ({})", cat.f("depth", &[("n", &e.depth)]))),
+    ])
+}
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+}
+
+fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
+    let cat = &app.cat;
+    let s = &app.setup;
+    let r = centered(area, 56, 14);
+    f.render_widget(Clear, r);
+    let mut lines = vec![Line::from("")];
+    for (i, m) in MENU_ROWS.iter().enumerate() {
+        let (label, value) = match m {
+            MenuRow::Opponent => (
+                cat.t("menu_opponent"),
+                cat.t(if matches!(s.opponent, Opponent::Human) { "menu_person" } else { "menu_computer" }),
+            ),
+            MenuRow::Level => (
+                cat.t("menu_level"),
+                match s.opponent {
+                    Opponent::Computer(l) => l.get().to_string(),
+                    Opponent::Human => "–".to_string(),
+                },
+            ),
+            MenuRow::Side => (
+                cat.t("menu_side"),
+                cat.t(if s.human == Player::B { "menu_side_b" } else { "menu_side_a" }),
+            ),
+            MenuRow::First => (cat.t("menu_first"), s.first.to_string()),
+            MenuRow::Start => (String::new(), String::new()),
+        };
+        let text = if *m == MenuRow::Start {
+            format!("[ {} ]", cat.t("menu_start"))
+        } else {
+            format!("{label:<16} ◀ {value} ▶")
+        };
+        let style = if i == row { Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD) } else { Style::new() };
+        let pointer = if i == row { "▶ " } else { "  " };
+        lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
+        lines.push(Line::from(""));
+    }
+    lines.push(Line::from(Span::styled(cat.t("menu_keys"), Style::new().fg(Color::Gray))));
+    let block = Block::bordered().border_type(BorderType::Double).title(cat.t("menu_title"));
+    f.render_widget(Paragraph::new(lines).block(block), r);
+}
+
+fn draw_rules(f: &mut Frame, cat: &Catalog, page: usize, area: Rect) {
+    let r = Rect::new(area.x, area.y, area.width, area.height);
+    f.render_widget(Clear, r);
+    let pages = WORKED_EXAMPLES.len() + 1;
+    let title = cat.f("rules_title", &[("page", &(page + 1)), ("pages", &pages)]);
+    let mut lines: Vec<Line> = Vec::new();
+    if page == 0 {
+        lines.extend(cat.t("rules_text").lines().map(|l| Line::from(l.to_string())));
+    } else {
+        let ex = WORKED_EXAMPLES[page - 1];
+        lines.extend(example_lines(cat, ex).into_iter().map(Line::from));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(cat.t("rules_keys"), Style::new().fg(Color::Gray))));
+    let block = Block::bordered().title(title);
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
+}
+
+/// A worked example of the seeds as text: the board before and after the move, and what it shows.
+pub fn example_lines(cat: &Catalog, ex: vlt_core::examples::WorkedExample) -> Vec<String> {
+    let mut out = Vec::new();
+    let (Ok(before), Ok(mv)) = (ex.position.parse::<Position>(), ex.mv.parse::<vlt_core::Move>()) else {
+        return out;
+    };
+    let Ok((after, outcome)) = before.play_traced(mv) else { return out };
+    out.push(cat.f("example_head", &[("move", &mv), ("n", &outcome.sowing.stones)]));
+    out.push(String::new());
+    out.push(cat.t("before"));
+    out.extend(text_board(before, &[(mv.hole(), '>')]));
+    out.push(cat.t("after"));
+    let caps: Vec<(Hole, char)> = outcome.capture.holes().map(|h| (h, '*')).collect();
+    out.extend(text_board(after, &caps));
+    out.push(String::new());
+    out.push(cat.t(&format!("example_{}", ex.id)));
+    out
+}
+
+/// The board as four lines of text (R1 layout; each store at its owner's right hand), with a mark
+/// character before the counts of some holes.
+pub fn text_board(pos: Position, marks: &[(Hole, char)]) -> Vec<String> {
+    let cell = |h: Hole| {
+        let m = marks.iter().find(|(x, _)| *x == h).map_or(' ', |(_, c)| *c);
+        format!("{m}{:>3}", pos.stones(h))
+    };
+    let a: String = (1..=6).filter_map(|n| Hole::new(Player::A, n)).map(cell).collect();
+    let b: String = (1..=6).rev().filter_map(|n| Hole::new(Player::B, n)).map(cell).collect();
+    let la: String = (1..=6).map(|n| format!("  {n}A")).collect();
+    let lb: String = (1..=6).rev().map(|n| format!("  {n}B")).collect();
+    vec![
+        format!("        {la}"),
+        format!("  A {:>2} |{a} |", pos.captured(Player::A)),
+        format!("       |{b} | {:>2} B", pos.captured(Player::B)),
+        format!("        {lb}"),
+    ]
+}

@@ -1,0 +1,70 @@
+//! The terminal: raw mode, the alternate screen and mouse capture on the way in, and always the
+//! way back out — on quit, on an error, and on a panic (a hook restores the terminal before the
+//! message prints, so it is readable). Ctrl-C arrives as a key in raw mode and quits normally.
+
+use super::app::App;
+use super::{input, render};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use std::io::{IsTerminal, stdout};
+use std::time::{Duration, Instant};
+
+/// How often the screen redraws while nothing happens: smooth enough for the animation and the
+/// thinking indicator, idle enough for a shared machine.
+const FRAME: Duration = Duration::from_millis(40);
+
+/// Puts the terminal back as it was. Safe to call twice.
+fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
+}
+
+/// Restores the terminal when dropped, so every way out of [`run`] restores it.
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Runs the full-screen game until the user quits.
+pub fn run(mut app: App) -> anyhow::Result<()> {
+    if !stdout().is_terminal() {
+        return Err(crate::error::input(app.cat.t("not_a_terminal")));
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+    enable_raw_mode()?;
+    let _guard = Guard;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+    terminal.clear()?;
+    while !app.quit {
+        let now = Instant::now();
+        app.tick(now);
+        let size = terminal.size()?;
+        app.area = Rect::new(0, 0, size.width, size.height);
+        terminal.draw(|f| render::draw(f, &app, now))?;
+        if event::poll(FRAME)? {
+            // Resize events need nothing more: the next draw uses the new size.
+            let ev = event::read()?;
+            if let Some(a) = input::action(&app.mode, &ev) {
+                app.act(a, Instant::now());
+            }
+        }
+    }
+    drop(terminal);
+    drop(_guard);
+    if let Some(r) = app.game.result() {
+        println!("{}", super::app::result_text(&app.cat, &app.setup, &app.game, r));
+    }
+    Ok(())
+}
