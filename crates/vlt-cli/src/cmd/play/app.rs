@@ -16,6 +16,9 @@ use vlt_engine::Level;
 /// seen their own.
 pub const MIN_THINK: Duration = Duration::from_millis(350);
 
+/// How many messages the log keeps.
+pub const LOG_LEN: usize = 20;
+
 /// Who plays against the user.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opponent {
@@ -129,6 +132,8 @@ pub struct App {
     pub cursor: Hole,
     /// The last thing that happened, in words.
     pub message: String,
+    /// What happened recently, oldest first (the screen shows the last few).
+    pub log: Vec<String>,
     /// The move being animated.
     pub anim: Option<Anim>,
     /// Show the evaluation bar.
@@ -163,6 +168,7 @@ impl App {
             game,
             mode: if menu { Mode::Menu(MENU_ROWS.len() - 1) } else { Mode::Play },
             message: String::new(),
+            log: Vec::new(),
             anim: None,
             show_eval: false,
             eval: None,
@@ -180,6 +186,15 @@ impl App {
             app.new_game(Instant::now());
         }
         app
+    }
+
+    /// Tells the user something: the latest message, kept in the log.
+    pub fn say(&mut self, s: String) {
+        if self.log.len() >= LOG_LEN {
+            self.log.remove(0);
+        }
+        self.log.push(s.clone());
+        self.message = s;
     }
 
     /// The name of a player as the screen shows it: "You (B)", "Computer (A)", "Player B".
@@ -247,10 +262,11 @@ impl App {
         self.anim = None;
         self.mode = Mode::Play;
         self.cursor = first_cursor(self.game.position());
-        self.message = self.cat.f("new_game", &[("first", &self.name(self.game.position().to_move()))]);
-        if let Some(r) = self.game.result() {
-            self.message = result_text(&self.cat, &self.setup, &self.game, r);
-        }
+        let msg = match self.game.result() {
+            Some(r) => result_text(&self.cat, &self.setup, &self.game, r),
+            None => self.cat.f("new_game", &[("first", &self.name(self.game.position().to_move()))]),
+        };
+        self.say(msg);
         self.after_change(now);
     }
 
@@ -258,7 +274,7 @@ impl App {
     pub fn play(&mut self, mv: Move, now: Instant) -> Result<(), PlayError> {
         let before = self.game.position();
         let outcome = self.game.play(mv)?;
-        self.message = describe_move(&self.cat, &self.setup, &self.game, mv, outcome);
+        self.say(describe_move(&self.cat, &self.setup, &self.game, mv, outcome));
         self.anim = self.setup.animate.then(|| Anim::new(before, outcome, now));
         self.after_change(now);
         Ok(())
@@ -268,20 +284,20 @@ impl App {
     pub fn choose(&mut self, hole: Hole, now: Instant) {
         let pos = self.game.position();
         if self.game.is_over() {
-            self.message = self.cat.t("illegal_over");
+            self.say(self.cat.t("illegal_over"));
         } else if self.thinking() {
-            self.message = self.cat.t("illegal_wait");
+            self.say(self.cat.t("illegal_wait"));
         } else if hole.owner() != pos.to_move() {
-            self.message = self.cat.f("illegal_not_yours", &[("hole", &hole), ("player", &self.name(pos.to_move()))]);
+            self.say(self.cat.f("illegal_not_yours", &[("hole", &hole), ("player", &self.name(pos.to_move()))]));
         } else if pos.stones(hole) == 0 {
             self.cursor = hole;
-            self.message = self.cat.f("illegal_empty", &[("hole", &hole)]);
+            self.say(self.cat.f("illegal_empty", &[("hole", &hole)]));
         } else {
             self.cursor = hole;
             self.anim = None;
             // Legal by the checks above; an error here would be a bug in them, so say it plainly.
             if let Err(e) = self.play(Move(hole), now) {
-                self.message = e.to_string();
+                self.say(e.to_string());
             }
         }
     }
@@ -303,13 +319,13 @@ impl App {
     pub fn undo(&mut self, now: Instant) {
         self.anim = None;
         if self.game.undo().is_none() {
-            self.message = self.cat.t("nothing_to_undo");
+            self.say(self.cat.t("nothing_to_undo"));
             return;
         }
         while self.setup.is_computer(self.game.position().to_move()) && !self.game.moves().is_empty() {
             self.game.undo();
         }
-        self.message = self.cat.f("undone", &[("n", &self.game.moves().len())]);
+        self.say(self.cat.f("undone", &[("n", &self.game.moves().len())]));
         self.after_change(now);
     }
 
@@ -317,15 +333,15 @@ impl App {
     pub fn redo(&mut self, now: Instant) {
         self.anim = None;
         if self.game.redo().is_none() {
-            self.message = self.cat.t("nothing_to_redo");
+            self.say(self.cat.t("nothing_to_redo"));
             return;
         }
         while self.setup.is_computer(self.game.position().to_move()) && !self.game.redo_moves().is_empty() {
             self.game.redo();
         }
-        self.message = self.cat.f("redone", &[("n", &self.game.moves().len())]);
+        self.say(self.cat.f("redone", &[("n", &self.game.moves().len())]));
         if let Some(r) = self.game.result() {
-            self.message = result_text(&self.cat, &self.setup, &self.game, r);
+            self.say(result_text(&self.cat, &self.setup, &self.game, r));
         }
         self.after_change(now);
     }
@@ -365,7 +381,7 @@ impl App {
                 }
                 Action::Back | Action::Quit => {
                     self.mode = Mode::Play;
-                    self.message = self.cat.t("cancelled");
+                    self.say(self.cat.t("cancelled"));
                 }
                 _ => {}
             },
@@ -374,7 +390,7 @@ impl App {
                 if action == Action::Yes {
                     self.resign(now);
                 } else {
-                    self.message = self.cat.t("cancelled");
+                    self.say(self.cat.t("cancelled"));
                 }
             }
             Mode::Replay(ply) => {
@@ -386,13 +402,13 @@ impl App {
                     Action::End => last,
                     Action::Back | Action::Quit | Action::Replay => {
                         self.mode = Mode::Play;
-                        self.message = self.cat.t("replay_done");
+                        self.say(self.cat.t("replay_done"));
                         return;
                     }
                     _ => ply,
                 };
                 self.mode = Mode::Replay(ply);
-                self.message = replay_text(&self.cat, &self.setup, &self.game, ply);
+                self.say(replay_text(&self.cat, &self.setup, &self.game, ply));
             }
         }
     }
@@ -435,7 +451,7 @@ impl App {
         match action {
             Action::Hole(n) => match Hole::new(to_move, n) {
                 Some(h) => self.choose(h, now),
-                None => self.message = self.cat.t("illegal_digit"),
+                None => self.say(self.cat.t("illegal_digit")),
             },
             Action::Left => self.step_cursor(false),
             Action::Right => self.step_cursor(true),
@@ -449,9 +465,9 @@ impl App {
             Action::Hint => {
                 if self.awaiting_human() {
                     self.request(Job::Hint, now);
-                    self.message = self.cat.t("hint_wait");
+                    self.say(self.cat.t("hint_wait"));
                 } else {
-                    self.message = self.cat.t("hint_unavailable");
+                    self.say(self.cat.t("hint_unavailable"));
                 }
             }
             Action::Eval => {
@@ -463,10 +479,10 @@ impl App {
             Action::New => self.mode = Mode::Menu(MENU_ROWS.len() - 1),
             Action::Resign => {
                 if self.game.is_over() {
-                    self.message = self.cat.t("illegal_over");
+                    self.say(self.cat.t("illegal_over"));
                 } else {
                     self.mode = Mode::ConfirmResign;
-                    self.message = self.cat.t("resign_confirm");
+                    self.say(self.cat.t("resign_confirm"));
                 }
             }
             Action::Save => self.mode = Mode::Prompt(PromptKind::Save, self.file.clone()),
@@ -474,7 +490,7 @@ impl App {
             Action::Replay => {
                 self.cancel();
                 self.mode = Mode::Replay(0);
-                self.message = replay_text(&self.cat, &self.setup, &self.game, 0);
+                self.say(replay_text(&self.cat, &self.setup, &self.game, 0));
             }
             Action::Rules => self.mode = Mode::Rules(0),
             Action::Quit | Action::Back => self.quit = true,
@@ -489,7 +505,7 @@ impl App {
             Opponent::Human => self.game.position().to_move(),
         };
         if let Ok(r) = self.game.resign(p) {
-            self.message = result_text(&self.cat, &self.setup, &self.game, r);
+            self.say(result_text(&self.cat, &self.setup, &self.game, r));
         }
         self.after_change(now);
     }
@@ -500,13 +516,14 @@ impl App {
         for p in [Player::B, Player::A] {
             rec.set_tag(&p.to_string(), &self.record_name(p));
         }
-        self.message = match std::fs::write(path, rec.to_string()) {
+        let msg = match std::fs::write(path, rec.to_string()) {
             Ok(()) => {
                 self.file = path.to_string();
                 self.cat.f("saved", &[("file", &path)])
             }
             Err(e) => self.cat.f("save_failed", &[("file", &path), ("error", &e)]),
         };
+        self.say(msg);
     }
 
     fn record_name(&self, p: Player) -> String {
@@ -521,7 +538,7 @@ impl App {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                self.message = self.cat.f("load_failed", &[("file", &path), ("error", &e)]);
+                self.say(self.cat.f("load_failed", &[("file", &path), ("error", &e)]));
                 return;
             }
         };
@@ -531,13 +548,14 @@ impl App {
                 self.anim = None;
                 self.file = path.to_string();
                 self.cursor = first_cursor(self.game.position());
-                self.message = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
+                        let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
                 if let Some(r) = self.game.result() {
-                    self.message = format!("{} {}", self.message, result_text(&self.cat, &self.setup, &self.game, r));
+                    msg = format!("{msg} {}", result_text(&self.cat, &self.setup, &self.game, r));
                 }
+                self.say(msg);
                 self.after_change(now);
             }
-            Err(e) => self.message = self.cat.f("load_failed", &[("file", &path), ("error", &e)]),
+            Err(e) => self.say(self.cat.f("load_failed", &[("file", &path), ("error", &e)])),
         }
     }
 
@@ -555,7 +573,7 @@ impl App {
                 if let Some(mv) = r.mv {
                     self.hint = Some(mv);
                     self.cursor = mv.hole();
-                    self.message = self.cat.f("hint", &[("move", &mv), ("score", &signed(r.score.unwrap_or(0)))]);
+                    self.say(self.cat.f("hint", &[("move", &mv), ("score", &signed(r.score.unwrap_or(0)))]));
                 }
             }
             Job::Eval => {
@@ -589,7 +607,7 @@ impl App {
                 if now >= at {
                     self.ready = None;
                     if let Err(e) = self.play(mv, now) {
-                        self.message = e.to_string();
+                        self.say(e.to_string());
                     }
                 }
             }
@@ -607,7 +625,7 @@ impl App {
                 if let Some((mv, _)) = self.ready.take() {
                     self.anim = None;
                     if let Err(e) = self.play(mv, now) {
-                        self.message = e.to_string();
+                        self.say(e.to_string());
                     }
                     self.anim = None;
                 }

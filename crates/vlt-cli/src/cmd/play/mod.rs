@@ -14,6 +14,9 @@ pub mod render;
 pub mod term;
 pub mod worker;
 
+#[cfg(test)]
+mod tests;
+
 use crate::error::input as input_error;
 use app::{Opponent, Setup};
 use vlt_core::Player;

@@ -229,8 +229,28 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
         f.render_widget(Paragraph::new(eval_line(app, spin)), Rect::new(x, y, w - 1, 1));
     }
     y += 1;
-    let msg_h = (area.height - 2).saturating_sub(y).min(4);
-    f.render_widget(Paragraph::new(app.message.as_str()).wrap(Wrap { trim: true }), Rect::new(x, y, w - 2, msg_h));
+    // The last few messages, the newest at the bottom and brightest, so the user's move and the
+    // computer's reply can both be read.
+    let msg_h = (area.height - 2).saturating_sub(y + 1).min(6);
+    let n = app.log.len();
+    let lines: Vec<Line> = app.log[n.saturating_sub(3)..]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let newest = i + 1 == n.min(3);
+            let style = if newest { Style::new() } else { Style::new().fg(Color::DarkGray) };
+            Line::from(Span::styled(m.clone(), style))
+        })
+        .collect();
+    // Roughly the wrapped height (words wrap a little earlier than characters would).
+    let width = usize::from(w - 2);
+    let text_h: usize = app.log[n.saturating_sub(3)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
+    let text_h = text_h as u16;
+    let scroll = text_h.saturating_sub(msg_h);
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)),
+        Rect::new(x, y, w - 2, msg_h),
+    );
     let keys = vec![Line::from(cat.t("keys_1")), Line::from(cat.t("keys_2"))];
     let dim = Style::new().fg(Color::Gray);
     f.render_widget(Paragraph::new(keys).style(dim), Rect::new(area.x, area.y + area.height - 2, area.width, 2));
@@ -268,7 +288,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
     let cat = &app.cat;
     let s = &app.setup;
-    let r = centered(area, 56, 14);
+    let r = centered(area, 64, 14);
     f.render_widget(Clear, r);
     let mut lines = vec![Line::from("")];
     for (i, m) in MENU_ROWS.iter().enumerate() {
@@ -347,8 +367,11 @@ pub fn example_lines(cat: &Catalog, ex: vlt_core::examples::WorkedExample) -> Ve
 /// character before the counts of some holes.
 pub fn text_board(pos: Position, marks: &[(Hole, char)]) -> Vec<String> {
     let cell = |h: Hole| {
-        let m = marks.iter().find(|(x, _)| *x == h).map_or(' ', |(_, c)| *c);
-        format!("{m}{:>3}", pos.stones(h))
+        let n = pos.stones(h);
+        match marks.iter().find(|(x, _)| *x == h) {
+            Some((_, m)) => format!("{:>4}", format!("{m}{n}")),
+            None => format!("{n:>4}"),
+        }
     };
     let a: String = (1..=6).filter_map(|n| Hole::new(Player::A, n)).map(cell).collect();
     let b: String = (1..=6).rev().filter_map(|n| Hole::new(Player::B, n)).map(cell).collect();

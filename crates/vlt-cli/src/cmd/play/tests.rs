@@ -1,0 +1,378 @@
+//! Tests of the terminal game without a terminal: screens drawn on ratatui's `TestBackend` and
+//! compared with expected text, and key handling driven through `App::act`.
+
+use super::app::{App, Mode, Opponent, Setup};
+use super::i18n::Catalog;
+use super::input::{Action, key_action};
+use super::render;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::time::{Duration, Instant};
+use vlt_core::{Hole, Player, Position};
+use vlt_engine::Level;
+
+fn setup(opponent: Opponent, position: Option<&str>) -> Setup {
+    Setup {
+        opponent,
+        human: Player::B,
+        first: Player::B,
+        position: position.map(|p| p.parse().unwrap()),
+        animate: false,
+        seed: 1,
+    }
+}
+
+fn app(opponent: Opponent, position: Option<&str>) -> App {
+    App::new(Catalog::new("en").unwrap(), setup(opponent, position), false, false)
+}
+
+/// The screen as lines of text, trailing spaces removed.
+fn screen(app: &App, w: u16, h: u16, now: Instant) -> Vec<String> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| render::draw(f, app, now)).unwrap();
+    let buf = t.backend().buffer().clone();
+    (0..h)
+        .map(|y| {
+            let mut s = String::new();
+            for x in 0..w {
+                s.push_str(buf[(x, y)].symbol());
+            }
+            s.trim_end().to_string()
+        })
+        .collect()
+}
+
+fn hole(s: &str) -> Hole {
+    s.parse().unwrap()
+}
+
+/// The start of a game between two people at 80x24: R1's layout (A's row on top 1A..6A, B's row
+/// below 6B..1B, A's store on the left, B's on the right), the cursor (double border) on 1B.
+#[test]
+fn start_screen_matches_the_expected_text() {
+    let a = app(Opponent::Human, None);
+    let got = screen(&a, 80, 24, Instant::now());
+    let expected = [
+        " Vai Lung Thlan  ▲ Player A  ▼ Player B",
+        "                                                                ┌Moves─────────┐",
+        " ┌── A ───┐┌─1A──┐┌─2A──┐┌─3A──┐┌─4A──┐┌─5A──┐┌─6A──┐┌──▶B◀───┐ │              │",
+        " │        ││  5  ││  5  ││  5  ││  5  ││  5  ││  5  ││        │ │              │",
+        " │        ││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●││        │ │              │",
+        " │        ││     ││     ││     ││     ││     ││     ││        │ │              │",
+        " │    0   │└─────┘└─────┘└─────┘└─────┘└─────┘└─────┘│    0   │ │              │",
+        " │ stones │┌─6B──┐┌─5B──┐┌─4B──┐┌─3B──┐┌─2B──┐╔═1B══╗│ stones │ │              │",
+        " │        ││  5  ││  5  ││  5  ││  5  ││  5  │║  5  ║│        │ │              │",
+        " │        ││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●│║●●●●●║│        │ │              │",
+        " │        ││     ││     ││     ││     ││     │║     ║│        │ │              │",
+        " └────────┘└─────┘└─────┘└─────┘└─────┘└─────┘╚═════╝└────────┘ │              │",
+        "                                                                │              │",
+        " Player B to move: keys 1–6, ←/→ and Enter, or click a hole.    │              │",
+        "                                                                │              │",
+        " New game. First to move: Player B.                             │              │",
+    ];
+    for (i, line) in expected.iter().enumerate() {
+        assert_eq!(got[i], *line, "line {i}\n{}", got.join("\n"));
+    }
+    assert!(got[22].starts_with("1–6 ←→⏎ move"), "{}", got[22]);
+    assert!(got[23].contains("q quit"), "{}", got[23]);
+}
+
+/// After the seeds' chain example (R4: 1A, 6B, 5B, 4B, 3B captured across the rows) the screen
+/// shows the emptied holes, B's store with 27 and the move in the list with its capture.
+#[test]
+fn a_chain_capture_shows_in_the_store_and_the_move_list() {
+    let ex = vlt_core::examples::WORKED_EXAMPLES[2];
+    let mut a = app(Opponent::Human, Some(ex.position));
+    a.act(Action::Hole(2), Instant::now());
+    let got: Vec<String> = screen(&a, 80, 24, Instant::now()).iter().map(|l| l.replace('║', "│")).collect();
+    assert_eq!(a.game.position().to_string(), "1,0,0,0,0,0/0,2,1,3,0,2 A 27 24");
+    let text = got.join("\n");
+    assert!(got[2].contains("┌─1A──┐"), "{text}");
+    assert!(got[3].contains("│  0  ││  2  ││  1  ││  3  ││  0  ││  2  │"), "{text}");
+    assert!(got[8].contains("│  0  ││  0  ││  0  ││  0  ││  0  ││  1  │"), "{text}");
+    assert!(got[6].contains("│   24   │") && got[6].contains("│   27   │"), "{text}");
+    assert!(got[2].contains("1. 2B ×5"), "{text}");
+    assert!(text.contains("Captured 5: 1A 6B 5B 4B 3B."), "{text}");
+}
+
+/// While a move is animated, the hole just sown has a thick border and the status counts the
+/// stones in hand; the captured holes flash with ✖ marks before they empty (R4).
+#[test]
+fn the_animation_shows_sowing_then_flashing_captures() {
+    let ex = vlt_core::examples::WORKED_EXAMPLES[0];
+    let mut s = setup(Opponent::Human, Some(ex.position));
+    s.animate = true;
+    let mut a = App::new(Catalog::new("en").unwrap(), s, false, false);
+    let t0 = Instant::now();
+    a.act(Action::Hole(1), t0);
+    let mid = screen(&a, 80, 24, t0 + super::anim::LIFT + Duration::from_millis(10));
+    let text = mid.join("\n");
+    assert!(text.contains("┏━2B━━┓"), "{text}");
+    assert!(text.contains("Sowing: 6 in hand (Player B)"), "{text}");
+    let flash = t0 + super::anim::LIFT + super::anim::STONE * 7;
+    let text = screen(&a, 80, 24, flash + Duration::from_millis(10)).join("\n");
+    assert!(text.contains("✖1✖"), "{text}");
+    let text = screen(&a, 80, 24, t0 + Duration::from_secs(10)).join("\n");
+    assert!(!text.contains('✖') && !text.contains('┏'), "{text}");
+}
+
+#[test]
+fn a_small_window_asks_to_be_enlarged() {
+    let a = app(Opponent::Human, None);
+    let got = screen(&a, 60, 20, Instant::now()).join(" ");
+    assert!(got.contains("needs at least 80×24"), "{got}");
+}
+
+/// Larger windows keep the board whole and the move list at the right edge.
+#[test]
+fn a_large_window_keeps_the_layout() {
+    let a = app(Opponent::Human, None);
+    let got = screen(&a, 120, 40, Instant::now());
+    assert!(got[1].ends_with("┌Moves─────────┐"), "{}", got[1]);
+    assert!(got[7].contains("╔═1B══╗"), "{}", got.join("\n"));
+    assert!(got[39].contains("q quit"));
+}
+
+#[test]
+fn the_start_menu_and_rules_screens_draw() {
+    let mut a = App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), true, false);
+    let text = screen(&a, 80, 24, Instant::now()).join("\n");
+    assert!(text.contains("New game") && text.contains("◀ the computer ▶") && text.contains("◀ 1 ▶"), "{text}");
+    a.act(Action::Enter, Instant::now());
+    assert_eq!(a.mode, Mode::Play);
+    a.act(Action::Rules, Instant::now());
+    let text = screen(&a, 80, 24, Instant::now()).join("\n");
+    assert!(text.contains("R4 If the last stone"), "{text}");
+    a.act(Action::Right, Instant::now());
+    let text = screen(&a, 80, 24, Instant::now()).join("\n");
+    assert!(text.contains("Example: 1B sows 7 stones"), "{text}");
+    assert!(text.contains("  *0"), "the captured 2A is marked: {text}");
+    assert!(text.contains(">7"), "the hole sown is marked: {text}");
+}
+
+#[test]
+fn screens_translate() {
+    for (code, word) in [("es", "Jugadas"), ("ca", "Jugades"), ("ru", "Ходы"), ("de", "Züge")] {
+        let a = App::new(Catalog::new(code).unwrap(), setup(Opponent::Human, None), false, false);
+        let text = screen(&a, 80, 24, Instant::now()).join("\n");
+        assert!(text.contains(word), "{code}: {text}");
+    }
+}
+
+fn key(c: KeyCode) -> KeyEvent {
+    KeyEvent::new(c, KeyModifiers::NONE)
+}
+
+#[test]
+fn keys_map_to_actions() {
+    let play = Mode::Play;
+    assert_eq!(key_action(&play, key(KeyCode::Char('3'))), Action::Hole(3));
+    assert_eq!(key_action(&play, key(KeyCode::Left)), Action::Left);
+    assert_eq!(key_action(&play, key(KeyCode::Enter)), Action::Enter);
+    assert_eq!(key_action(&play, key(KeyCode::Char('u'))), Action::Undo);
+    assert_eq!(key_action(&play, key(KeyCode::Char('U'))), Action::Undo);
+    assert_eq!(key_action(&play, key(KeyCode::Char('?'))), Action::Rules);
+    assert_eq!(key_action(&play, key(KeyCode::Char(' '))), Action::Skip);
+    assert_eq!(key_action(&play, KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Action::Quit);
+    // In a prompt, letters are text, but Ctrl-C still quits.
+    let prompt = Mode::Prompt(super::app::PromptKind::Save, String::new());
+    assert_eq!(key_action(&prompt, key(KeyCode::Char('u'))), Action::Char('u'));
+    assert_eq!(key_action(&prompt, KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Action::Quit);
+}
+
+/// Illegal choices are explained, not ignored (R3).
+#[test]
+fn illegal_choices_are_explained() {
+    let mut a = app(Opponent::Human, Some("0,0,0,1,0,2/1,0,0,0,2,0 B 24 30"));
+    let now = Instant::now();
+    a.act(Action::Hole(1), now);
+    assert_eq!(a.message, "Hole 1B is empty: choose a hole with stones.");
+    assert_eq!(a.game.moves().len(), 0);
+    a.act(Action::Hole(7), now);
+    assert_eq!(a.message, "Press 1–6 for your holes, in sowing order.");
+    a.choose(hole("5A"), now);
+    assert_eq!(a.message, "Hole 5A is not yours: Player B sows from their own row.");
+    a.act(Action::Hole(4), now);
+    assert_eq!(a.game.moves().len(), 1);
+}
+
+/// The arrows follow the screen (R1): B's row runs 6B..1B left to right, A's 1A..6A.
+#[test]
+fn arrows_move_along_the_row_on_screen() {
+    let mut a = app(Opponent::Human, None);
+    let now = Instant::now();
+    assert_eq!(a.cursor, hole("1B"));
+    a.act(Action::Left, now);
+    assert_eq!(a.cursor, hole("2B"));
+    a.act(Action::Right, now);
+    a.act(Action::Right, now);
+    assert_eq!(a.cursor, hole("1B"), "1B is the rightmost");
+    a.act(Action::Left, now);
+    a.act(Action::Left, now);
+    a.act(Action::Enter, now);
+    assert_eq!(a.game.moves()[0].to_string(), "3B");
+    assert_eq!(a.game.position().to_move(), Player::A);
+    a.act(Action::Right, now);
+    assert_eq!(a.cursor, hole("2A"), "A's row runs left to right from 1A");
+}
+
+#[test]
+fn a_click_on_a_hole_plays_it() {
+    let mut a = app(Opponent::Human, None);
+    let g = render::geometry(a.area);
+    let r = g.holes[hole("4B").index()];
+    a.act(Action::Click(r.x + 2, r.y + 2), Instant::now());
+    assert_eq!(a.game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["4B"]);
+    // A click outside the holes does nothing.
+    a.act(Action::Click(0, 0), Instant::now());
+    assert_eq!(a.game.moves().len(), 1);
+}
+
+#[test]
+fn undo_and_redo_between_two_people() {
+    let mut a = app(Opponent::Human, None);
+    let now = Instant::now();
+    a.act(Action::Hole(1), now);
+    a.act(Action::Hole(1), now);
+    a.act(Action::Undo, now);
+    assert_eq!(a.game.moves().len(), 1);
+    a.act(Action::Redo, now);
+    assert_eq!(a.game.moves().len(), 2);
+    a.act(Action::Redo, now);
+    assert_eq!(a.message, "Nothing to redo.");
+    a.act(Action::Undo, now);
+    a.act(Action::Undo, now);
+    a.act(Action::Undo, now);
+    assert_eq!(a.message, "Nothing to undo.");
+}
+
+#[test]
+fn menu_changes_the_setup() {
+    let mut a = App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), true, false);
+    let now = Instant::now();
+    a.act(Action::Up, now); // First move
+    a.act(Action::Right, now);
+    a.act(Action::Up, now); // You play
+    a.act(Action::Right, now);
+    a.act(Action::Up, now); // Level
+    a.act(Action::Hole(7), now);
+    a.act(Action::Right, now);
+    a.act(Action::Enter, now);
+    assert_eq!(a.setup.opponent, Opponent::Computer(Level::new(8).unwrap()));
+    assert_eq!(a.setup.human, Player::A);
+    assert_eq!(a.setup.first, Player::A);
+    assert_eq!(a.game.position(), Position::start(Player::A));
+    assert_eq!(a.mode, Mode::Play);
+}
+
+#[test]
+fn resign_asks_first() {
+    let mut a = app(Opponent::Human, None);
+    let now = Instant::now();
+    a.act(Action::Resign, now);
+    assert_eq!(a.mode, Mode::ConfirmResign);
+    a.act(Action::Skip, now);
+    assert!(!a.game.is_over());
+    a.act(Action::Resign, now);
+    a.act(Action::Yes, now);
+    let r = a.game.result().unwrap();
+    assert_eq!(r.winner, Some(Player::A));
+    assert!(a.message.contains("Player B resigned. Player A wins"), "{}", a.message);
+}
+
+#[test]
+fn save_then_load_restores_the_game() {
+    let dir = std::env::temp_dir().join(format!("vlt-play-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("g.txt");
+    let path = path.to_str().unwrap();
+    let mut a = app(Opponent::Human, None);
+    let now = Instant::now();
+    for d in [3, 1, 6] {
+        a.act(Action::Hole(d), now);
+    }
+    a.act(Action::Save, now);
+    // The prompt starts with the last file name; replace it by typing.
+    if let Mode::Prompt(_, t) = &a.mode {
+        for _ in 0..t.chars().count() {
+            a.act(Action::Backspace, now);
+        }
+    }
+    for c in path.chars() {
+        a.act(Action::Char(c), now);
+    }
+    a.act(Action::Enter, now);
+    assert!(a.message.starts_with("Saved the game"), "{}", a.message);
+    let moves = a.game.moves().to_vec();
+    let mut b = app(Opponent::Human, None);
+    b.load(path, now);
+    assert_eq!(b.game.moves(), &moves[..]);
+    b.load(&format!("{path}.missing"), now);
+    assert!(b.message.starts_with("Could not load"), "{}", b.message);
+    std::fs::write(&format!("{path}.bad"), "not a record {").unwrap();
+    b.load(&format!("{path}.bad"), now);
+    assert!(b.message.starts_with("Could not load"), "{}", b.message);
+    assert_eq!(b.game.moves(), &moves[..], "a failed load keeps the game");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn replay_steps_through_the_game() {
+    let mut a = app(Opponent::Human, None);
+    let now = Instant::now();
+    for d in [3, 1, 6] {
+        a.act(Action::Hole(d), now);
+    }
+    a.act(Action::Replay, now);
+    assert_eq!(a.mode, Mode::Replay(0));
+    let text = screen(&a, 80, 24, now).join("\n");
+    assert!(text.contains("│  5  ││  5  ││  5  ││  5  ││  5  ││  5  │"), "the start is shown: {text}");
+    a.act(Action::Right, now);
+    a.act(Action::Right, now);
+    assert_eq!(a.mode, Mode::Replay(2));
+    assert!(a.message.contains("move 2 of 3") && a.message.contains("sowed 1A"), "{}", a.message);
+    a.act(Action::End, now);
+    assert_eq!(a.mode, Mode::Replay(3));
+    a.act(Action::Back, now);
+    assert_eq!(a.mode, Mode::Play);
+    assert_eq!(a.game.moves().len(), 3, "replay changes nothing");
+}
+
+/// A pass (R5) and the end of the game (R6) are announced in words.
+#[test]
+fn passes_and_the_end_are_announced() {
+    // B's 1B reaches 2B... B: 0,0,0,0,0,1 (6B) sows into 1A, which was empty: captured (R4), and
+    // A's row is left empty, so the board holds only B's stones.
+    let mut a = app(Opponent::Human, Some("0,0,0,0,1,1/0,0,0,0,0,1 A 29 28"));
+    let now = Instant::now();
+    a.act(Action::Hole(6), now);
+    assert!(a.message.contains("Player A sowed 6A"), "{}", a.message);
+    a.act(Action::Hole(6), now);
+    let m = a.message.clone();
+    assert!(m.contains("Captured 1: 1A.") && m.contains("Player A has no stones and passes"), "{m}");
+    a.act(Action::Hole(5), now);
+    assert!(a.game.is_over(), "{}", a.game.position());
+    assert!(a.message.contains("The board is empty"), "{}", a.message);
+}
+
+/// Against the computer (the engine on its thread) the game goes on by itself after each of the
+/// user's moves, and undo takes back the computer's reply with the user's move.
+#[test]
+fn the_computer_replies_from_its_thread() {
+    let mut a = App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), false, true);
+    let now = Instant::now();
+    a.act(Action::Hole(3), now);
+    assert!(a.thinking());
+    a.act(Action::Hole(2), now);
+    assert_eq!(a.message, "Please wait: the computer is thinking.");
+    assert!(a.wait_engine(Duration::from_secs(30)));
+    assert_eq!(a.game.moves().len(), 2);
+    assert_eq!(a.game.position().to_move(), Player::B);
+    assert!(a.message.starts_with("Computer (A) sowed"), "{}", a.message);
+    a.act(Action::Undo, now);
+    assert_eq!(a.game.moves().len(), 0);
+    a.act(Action::Hint, now);
+    assert!(a.wait_engine(Duration::from_secs(30)));
+    assert!(a.hint.is_some() && a.message.starts_with("Hint:"), "{}", a.message);
+}
