@@ -8,7 +8,8 @@ use super::input::Action;
 use super::worker::{Job, Reply, Request, Worker};
 use std::time::{Duration, Instant};
 use vlt_core::{
-    ByPlayer, Game, GameResult, HOLES, Hole, Move, MoveOutcome, PlayError, Player, Position, Record, Termination,
+    ByPlayer, Game, GameResult, HOLES, Hole, Move, MoveOutcome, PlayError, Player, Position, Record,
+    Termination,
 };
 use vlt_engine::Level;
 
@@ -73,7 +74,8 @@ pub enum MenuRow {
 }
 
 /// The menu's rows, top to bottom.
-pub const MENU_ROWS: [MenuRow; 5] = [MenuRow::Opponent, MenuRow::Level, MenuRow::Side, MenuRow::First, MenuRow::Start];
+pub const MENU_ROWS: [MenuRow; 5] =
+    [MenuRow::Opponent, MenuRow::Level, MenuRow::Side, MenuRow::First, MenuRow::Start];
 
 /// What the file-name prompt is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,7 +290,9 @@ impl App {
         } else if self.thinking() {
             self.say(self.cat.t("illegal_wait"));
         } else if hole.owner() != pos.to_move() {
-            self.say(self.cat.f("illegal_not_yours", &[("hole", &hole), ("player", &self.name(pos.to_move()))]));
+            self.say(
+                self.cat.f("illegal_not_yours", &[("hole", &hole), ("player", &self.name(pos.to_move()))]),
+            );
         } else if pos.stones(hole) == 0 {
             self.cursor = hole;
             self.say(self.cat.f("illegal_empty", &[("hole", &hole)]));
@@ -417,7 +421,11 @@ impl App {
         let computer = matches!(self.setup.opponent, Opponent::Computer(_));
         let change = |app: &mut App, delta: i32| match MENU_ROWS[row] {
             MenuRow::Opponent => {
-                app.setup.opponent = if computer { Opponent::Human } else { Opponent::Computer(Level::new(3).expect("in range")) }
+                app.setup.opponent = if computer {
+                    Opponent::Human
+                } else {
+                    Opponent::Computer(Level::new(3).expect("in range"))
+                }
             }
             MenuRow::Level => {
                 if let Opponent::Computer(l) = app.setup.opponent {
@@ -548,7 +556,7 @@ impl App {
                 self.anim = None;
                 self.file = path.to_string();
                 self.cursor = first_cursor(self.game.position());
-                        let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
+                let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
                 if let Some(r) = self.game.result() {
                     msg = format!("{msg} {}", result_text(&self.cat, &self.setup, &self.game, r));
                 }
@@ -580,7 +588,8 @@ impl App {
                 if let Some(s) = r.score {
                     let pos = self.game.position();
                     let future_b = if pos.to_move() == Player::B { s } else { -s };
-                    self.eval = Some(Eval { margin_b: pos.capture_diff(Player::B) + future_b, depth: r.depth });
+                    self.eval =
+                        Some(Eval { margin_b: pos.capture_diff(Player::B) + future_b, depth: r.depth });
                 }
             }
         }
@@ -654,7 +663,10 @@ impl App {
 /// The first hole of the player to move that holds stones (1 upwards), for the cursor.
 pub fn first_cursor(pos: Position) -> Hole {
     let p = pos.to_move();
-    (1..=6).filter_map(|n| Hole::new(p, n)).find(|h| pos.stones(*h) > 0).unwrap_or(Hole::new(p, 1).expect("1 is a hole"))
+    (1..=6)
+        .filter_map(|n| Hole::new(p, n))
+        .find(|h| pos.stones(*h) > 0)
+        .unwrap_or(Hole::new(p, 1).expect("1 is a hole"))
 }
 
 /// A number with its sign, for scores: `+3`, `-2`, `0`.
@@ -695,9 +707,7 @@ pub fn describe_move(cat: &Catalog, setup: &Setup, game: &Game, mv: Move, o: Mov
 pub fn result_text(cat: &Catalog, setup: &Setup, game: &Game, r: GameResult) -> String {
     let why = match r.termination {
         Termination::EmptyBoard => cat.t("end_empty"),
-        Termination::Repetition => {
-            cat.f("end_repetition", &[("n", &game.position().stones_on_board())])
-        }
+        Termination::Repetition => cat.f("end_repetition", &[("n", &game.position().stones_on_board())]),
         Termination::Resignation(p) => cat.f("end_resigned", &[("who", &player_name(cat, setup, p))]),
         Termination::TimeForfeit(p) => cat.f("end_time", &[("who", &player_name(cat, setup, p))]),
         _ => String::new(),

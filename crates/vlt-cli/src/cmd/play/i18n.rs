@@ -123,7 +123,8 @@ mod tests {
     #[test]
     fn placeholders_match_english() {
         let names = |s: &str| {
-            let mut v: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(n, _)| n.to_string()).collect();
+            let mut v: Vec<String> =
+                s.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(n, _)| n.to_string()).collect();
             v.sort();
             v
         };

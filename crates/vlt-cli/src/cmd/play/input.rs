@@ -64,7 +64,9 @@ pub enum Action {
 pub fn action(mode: &Mode, ev: &Event) -> Option<Action> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => Some(key_action(mode, *k)),
-        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(m.column, m.row)),
+        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => {
+            Some(Action::Click(m.column, m.row))
+        }
         _ => None,
     }
 }

@@ -74,13 +74,15 @@ fn setup(a: &Args) -> anyhow::Result<(i18n::Catalog, Setup)> {
     let code = match &a.lang {
         Some(l) => {
             let known: Vec<&str> = i18n::LANGS.iter().map(|(c, _)| *c).collect();
-            i18n::lang_of_locale(l)
-                .ok_or_else(|| input_error(format!("unknown language {l:?}: expected one of {}", known.join(", "))))?
+            i18n::lang_of_locale(l).ok_or_else(|| {
+                input_error(format!("unknown language {l:?}: expected one of {}", known.join(", ")))
+            })?
         }
         None => i18n::lang_from_env(|v| std::env::var(v).ok()),
     };
     let cat = i18n::Catalog::new(code).ok_or_else(|| input_error(format!("no catalogue for {code}")))?;
-    let level = Level::new(a.level).ok_or_else(|| input_error(format!("level {} is out of range 1-10", a.level)))?;
+    let level =
+        Level::new(a.level).ok_or_else(|| input_error(format!("level {} is out of range 1-10", a.level)))?;
     let opponent = match a.opponent.to_ascii_lowercase().as_str() {
         "computer" | "engine" => Opponent::Computer(level),
         "human" | "person" => Opponent::Human,

@@ -86,14 +86,20 @@ pub fn run(cat: &Catalog, setup: Setup, input: impl BufRead, mut out: impl Write
                 }
             }
             "hint" | "h" => {
-                let limits = vlt_engine::Limits { movetime: Some(super::worker::ANALYSIS_TIME), ..Default::default() };
+                let limits =
+                    vlt_engine::Limits { movetime: Some(super::worker::ANALYSIS_TIME), ..Default::default() };
                 match engine.search(&game, &limits, &vlt_engine::Stop::new(), &mut |_| {}) {
-                    Some(r) => writeln!(out, "{}", cat.f("hint", &[("move", &r.best), ("score", &signed(r.info.score))]))?,
+                    Some(r) => writeln!(
+                        out,
+                        "{}",
+                        cat.f("hint", &[("move", &r.best), ("score", &signed(r.info.score))])
+                    )?,
                     None => writeln!(out, "{}", cat.t("hint_unavailable"))?,
                 }
             }
             "resign" => {
-                let p = if matches!(setup.opponent, Opponent::Computer(_)) { setup.human } else { pos.to_move() };
+                let p =
+                    if matches!(setup.opponent, Opponent::Computer(_)) { setup.human } else { pos.to_move() };
                 match game.resign(p) {
                     Ok(r) => writeln!(out, "{}", result_text(cat, &setup, &game, r))?,
                     Err(e) => writeln!(out, "{e}")?,
@@ -113,7 +119,10 @@ pub fn run(cat: &Catalog, setup: Setup, input: impl BufRead, mut out: impl Write
             }
             "load" => {
                 let path = if arg.is_empty() { "vlt-game.txt" } else { arg };
-                match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| Record::parse(&t).map_err(|e| e.to_string())) {
+                match std::fs::read_to_string(path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| Record::parse(&t).map_err(|e| e.to_string()))
+                {
                     Ok(rec) => {
                         game = rec.game;
                         writeln!(out, "{}", cat.f("loaded", &[("file", &path), ("n", &game.moves().len())]))?;
@@ -153,6 +162,8 @@ fn show(out: &mut impl Write, cat: &Catalog, setup: &Setup, game: &Game) -> std:
     writeln!(out)?;
     match game.result() {
         Some(r) => writeln!(out, "{}", result_text(cat, setup, game, r)),
-        None => writeln!(out, "{}", cat.f("plain_to_move", &[("who", &player_name(cat, setup, pos.to_move()))])),
+        None => {
+            writeln!(out, "{}", cat.f("plain_to_move", &[("who", &player_name(cat, setup, pos.to_move()))]))
+        }
     }
 }

@@ -104,7 +104,10 @@ fn draw_title(f: &mut Frame, app: &App, area: Rect) {
         Opponent::Human => String::new(),
     };
     let line = Line::from(vec![
-        Span::styled(format!(" {} ", cat.t("title")), Style::new().add_modifier(Modifier::BOLD).fg(Color::Yellow)),
+        Span::styled(
+            format!(" {} ", cat.t("title")),
+            Style::new().add_modifier(Modifier::BOLD).fg(Color::Yellow),
+        ),
         Span::raw(format!(" ▲ {a}  ▼ {b}{level}")),
     ]);
     f.render_widget(Paragraph::new(line), Rect::new(area.x, area.y, area.width, 1));
@@ -151,9 +154,11 @@ fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
     }
     for p in [Player::A, Player::B] {
         let mover = pos.to_move() == p && !app.game.is_over();
-        let style = if mover { Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { Style::new() };
+        let style =
+            if mover { Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { Style::new() };
         let title = if mover { format!("▶{p}◀") } else { format!(" {p} ") };
-        let block = Block::bordered().border_style(style).title(Line::from(title).alignment(Alignment::Center));
+        let block =
+            Block::bordered().border_style(style).title(Line::from(title).alignment(Alignment::Center));
         let lines = vec![
             Line::from(""),
             Line::from(""),
@@ -186,7 +191,11 @@ fn draw_moves(f: &mut Frame, app: &App, area: Rect) {
             if o.opponent_passes && !o.game_over {
                 s.push_str(" »");
             }
-            let style = if current == Some(i + 1) { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+            let style = if current == Some(i + 1) {
+                Style::new().add_modifier(Modifier::REVERSED)
+            } else {
+                Style::new()
+            };
             Line::from(Span::styled(s, style))
         })
         .collect();
@@ -219,7 +228,9 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
             cat.f("status_sowing", &[("who", &app.name(who)), ("n", &fr.hand)])
         }
         _ if app.game.is_over() => cat.t("status_over"),
-        _ if app.thinking() => format!("{} {spin}", cat.f("status_thinking", &[("who", &app.name(pos.to_move()))])),
+        _ if app.thinking() => {
+            format!("{} {spin}", cat.f("status_thinking", &[("who", &app.name(pos.to_move()))]))
+        }
         _ => cat.f("status_turn", &[("who", &app.name(pos.to_move()))]),
     };
     let bold = Style::new().add_modifier(Modifier::BOLD);
@@ -244,7 +255,8 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
         .collect();
     // Roughly the wrapped height (words wrap a little earlier than characters would).
     let width = usize::from(w - 2);
-    let text_h: usize = app.log[n.saturating_sub(3)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
+    let text_h: usize =
+        app.log[n.saturating_sub(3)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
     let text_h = text_h as u16;
     let scroll = text_h.saturating_sub(msg_h);
     f.render_widget(
@@ -253,7 +265,10 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     );
     let keys = vec![Line::from(cat.t("keys_1")), Line::from(cat.t("keys_2"))];
     let dim = Style::new().fg(Color::Gray);
-    f.render_widget(Paragraph::new(keys).style(dim), Rect::new(area.x, area.y + area.height - 2, area.width, 2));
+    f.render_widget(
+        Paragraph::new(keys).style(dim),
+        Rect::new(area.x, area.y + area.height - 2, area.width, 2),
+    );
 }
 
 /// The evaluation bar: the expected final margin, B's share to the right (B's store side).
@@ -304,10 +319,9 @@ fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
                     Opponent::Human => "–".to_string(),
                 },
             ),
-            MenuRow::Side => (
-                cat.t("menu_side"),
-                cat.t(if s.human == Player::B { "menu_side_b" } else { "menu_side_a" }),
-            ),
+            MenuRow::Side => {
+                (cat.t("menu_side"), cat.t(if s.human == Player::B { "menu_side_b" } else { "menu_side_a" }))
+            }
             MenuRow::First => (cat.t("menu_first"), s.first.to_string()),
             MenuRow::Start => (String::new(), String::new()),
         };
@@ -316,7 +330,11 @@ fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
         } else {
             format!("{label:<16} ◀ {value} ▶")
         };
-        let style = if i == row { Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD) } else { Style::new() };
+        let style = if i == row {
+            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        } else {
+            Style::new()
+        };
         let pointer = if i == row { "▶ " } else { "  " };
         lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
         lines.push(Line::from(""));

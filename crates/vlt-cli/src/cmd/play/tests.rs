@@ -136,9 +136,13 @@ fn a_large_window_keeps_the_layout() {
 
 #[test]
 fn the_start_menu_and_rules_screens_draw() {
-    let mut a = App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), true, false);
+    let mut a =
+        App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), true, false);
     let text = screen(&a, 80, 24, Instant::now()).join("\n");
-    assert!(text.contains("New game") && text.contains("◀ the computer ▶") && text.contains("◀ 1 ▶"), "{text}");
+    assert!(
+        text.contains("New game") && text.contains("◀ the computer ▶") && text.contains("◀ 1 ▶"),
+        "{text}"
+    );
     a.act(Action::Enter, Instant::now());
     assert_eq!(a.mode, Mode::Play);
     a.act(Action::Rules, Instant::now());
@@ -249,7 +253,8 @@ fn undo_and_redo_between_two_people() {
 
 #[test]
 fn menu_changes_the_setup() {
-    let mut a = App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), true, false);
+    let mut a =
+        App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), true, false);
     let now = Instant::now();
     a.act(Action::Up, now); // First move
     a.act(Action::Right, now);
@@ -360,7 +365,8 @@ fn passes_and_the_end_are_announced() {
 /// user's moves, and undo takes back the computer's reply with the user's move.
 #[test]
 fn the_computer_replies_from_its_thread() {
-    let mut a = App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), false, true);
+    let mut a =
+        App::new(Catalog::new("en").unwrap(), setup(Opponent::Computer(Level::MIN), None), false, true);
     let now = Instant::now();
     a.act(Action::Hole(3), now);
     assert!(a.thinking());

@@ -1,0 +1,119 @@
+//! `vlt play --plain` driven through standard input with the built binary: moves, commands,
+//! explained mistakes, a whole game from a small position, the end of input, and bad flags.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn vlt_plain(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vlt"))
+        .args(["play", "--plain"])
+        .args(if args.contains(&"--lang") { &[][..] } else { &["--lang", "en"][..] })
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("vlt runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// The example of the issue: two moves against level 1, then a clean end at the end of input.
+#[test]
+fn two_moves_then_end_of_input() {
+    let o = vlt_plain(&["--level", "1", "--seed", "7"], "3\n5\n");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("You (B) sowed 3B (5 stones)."), "{out}");
+    assert_eq!(out.matches("Computer (A) sowed").count(), 2, "{out}");
+    // The start board, R1 layout, A's store on the left and B's on the right.
+    assert!(out.contains("          1A  2A  3A  4A  5A  6A\n  A  0 |   5   5   5   5   5   5 |\n"), "{out}");
+    assert!(out.contains("       |   5   5   5   5   5   5 |  0 B\n          6B  5B  4B  3B  2B  1B"), "{out}");
+    assert!(out.trim_end().ends_with("End of input: the game stops here."), "{out}");
+}
+
+/// Mistakes are explained and the game goes on; commands work.
+#[test]
+fn mistakes_are_explained_and_commands_work() {
+    let o = vlt_plain(
+        &["--opponent", "human", "--position", "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30"],
+        "1\n5A\nbanana\nhelp\n4\nmoves\nundo\nredo\nquit\n3\n",
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("Hole 1B is empty: choose a hole with stones."), "{out}");
+    assert!(out.contains("Hole 5A is not yours: Player B sows from their own row."), "{out}");
+    assert!(out.contains("Not a move or command: banana."), "{out}");
+    assert!(out.contains("Commands: board, moves, undo"), "{out}");
+    assert!(out.contains("Player B sowed 4B (1 stones)."), "{out}");
+    assert!(out.contains("Moves: 4B"), "{out}");
+    assert!(out.contains("Taken back: 0 moves remain."), "{out}");
+    assert!(out.contains("Played again: 1 moves."), "{out}");
+    assert!(out.trim_end().ends_with("Goodbye."), "quit stops reading: {out}");
+}
+
+/// A whole game against level 1 from a position with six stones: the user tries 1-6 in turn (the
+/// illegal tries are explained), the computer answers, and the result is announced (R6 or R7).
+#[test]
+fn a_whole_game_against_level_1() {
+    let input = "1\n2\n3\n4\n5\n6\n".repeat(20);
+    let o = vlt_plain(&["--level", "1", "--seed", "3", "--position", "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30"], &input);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("The board is empty: game over (R6).") || out.contains("game over (R7)"),
+        "the game ends: {out}"
+    );
+    assert!(out.contains(" wins ") || out.contains("Draw "), "{out}");
+    assert!(out.contains("The game is over: press n"), "moves after the end are refused: {out}");
+    assert!(out.trim_end().ends_with("End of input: the game stops here."), "{out}");
+}
+
+#[test]
+fn other_languages() {
+    let o = Command::new(env!("CARGO_BIN_EXE_vlt"))
+        .args(["play", "--plain", "--opponent", "human"])
+        .env("LC_ALL", "ru_RU.UTF-8")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(o.status.success());
+    assert!(out.contains("Конец ввода"), "{out}");
+}
+
+/// Bad flags: one line on stderr, exit status 2, no panic.
+#[test]
+fn bad_flags_exit_2_with_one_line() {
+    for args in [
+        &["--level", "11"][..],
+        &["--lang", "fr"],
+        &["--side", "C"],
+        &["--opponent", "dog"],
+        &["--position", "1,2,3/4 B 0 0"],
+    ] {
+        let o = vlt_plain(args, "");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("vlt: "), "{args:?}: {err}");
+    }
+}
+
+/// Without a terminal the full-screen game refuses politely (and points to --plain).
+#[test]
+fn full_screen_needs_a_terminal() {
+    let o = Command::new(env!("CARGO_BIN_EXE_vlt"))
+        .args(["play", "--lang", "en"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--plain"));
+}

@@ -1,0 +1,120 @@
+//! End to end: the real `vlt play` binary in a pseudo-terminal of 80x24, a whole game against
+//! level 1 played by key presses, the final screen checked, and the terminal restored on quit.
+//! The pseudo-terminal comes from the `portable-pty` crate and the screen from the `vt100`
+//! crate, so nothing needs installing.
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Screen {
+    parser: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Screen {
+    fn text(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until `pred` holds for the screen, or panics with the screen after `secs`.
+    fn wait(&self, secs: u64, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let end = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let t = self.text();
+            if pred(&t) {
+                return t;
+            }
+            assert!(Instant::now() < end, "timed out waiting for {what}; screen:\n{t}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn a_whole_game_by_key_presses_in_a_pty() {
+    let pty = native_pty_system();
+    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
+    // A position with six stones keeps the game short; animation on, as a player would see it.
+    cmd.args([
+        "play",
+        "--lang",
+        "en",
+        "--level",
+        "1",
+        "--seed",
+        "5",
+        "--position",
+        "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30",
+    ]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
+    drop(pair.slave);
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let p2 = parser.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            match p2.lock() {
+                Ok(mut p) => p.process(&buf[..n]),
+                Err(_) => break,
+            }
+        }
+    });
+    let mut keys = pair.master.take_writer().unwrap();
+    let screen = Screen { parser };
+    let mut send = |s: &str| {
+        keys.write_all(s.as_bytes()).unwrap();
+        keys.flush().unwrap();
+    };
+
+    // The start menu, then Enter starts the game.
+    screen.wait(20, "the start menu", |t| t.contains("New game") && t.contains("Start"));
+    send("\r");
+    screen.wait(10, "the board", |t| t.contains("to move: keys 1–6"));
+    let t = screen.text();
+    assert!(t.contains("1A") && t.contains("6B") && t.contains("Moves"), "{t}");
+
+    // Play: on each turn press the digits 1..6 of our holes; empty ones are explained.
+    let mut presses = 0;
+    loop {
+        let t = screen.wait(30, "our turn or the end", |t| t.contains("You (B) to move") || t.contains("Game over"));
+        if t.contains("Game over") {
+            break;
+        }
+        let d = (presses % 6) + 1;
+        send(&d.to_string());
+        presses += 1;
+        assert!(presses < 200, "the game should have ended:\n{t}");
+        // Let the move (or the explanation) show before looking again.
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    let end = screen.text();
+    assert!(end.contains("Game over. n: new game"), "{end}");
+    assert!(end.contains(" wins ") || end.contains("Draw "), "{end}");
+    assert!(end.contains("game over (R6)") || end.contains("game over (R7)"), "{end}");
+    assert!(end.contains("  1. "), "the move list shows the game: {end}");
+    // The stores hold all sixty stones once the board is empty (R6).
+    if end.contains("game over (R6)") {
+        let vt = screen.parser.lock().unwrap();
+        let s = vt.screen();
+        // Row 6 crosses both stores: A's count on the left, B's on the right.
+        let row = s.rows(0, 80).nth(6).unwrap();
+        let counts: Vec<u32> = row.split(['│', '└', '┘', '─']).filter_map(|c| c.trim().parse().ok()).collect();
+        assert_eq!(counts.len(), 2, "{row}");
+        assert_eq!(counts[0] + counts[1], 60, "{end}");
+    }
+
+    // q quits; the alternate screen is left and the result printed on the normal screen.
+    send("q");
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let after = screen.wait(5, "the normal screen", |t| !t.contains("Moves"));
+    assert!(after.contains("wins") || after.contains("Draw"), "{after}");
+    assert!(!screen.parser.lock().unwrap().screen().alternate_screen());
+}
