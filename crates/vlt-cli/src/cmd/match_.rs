@@ -1,0 +1,417 @@
+//! `vlt match FIRST SECOND`: plays games between two players from a set of openings, each opening
+//! both ways round, in parallel; prints wins/draws/losses, the score, the Elo difference with its
+//! 95% interval; can stop early on an SPRT; writes every game as a record (docs/records.md).
+
+mod player;
+mod stats;
+
+use crate::error::input;
+use indicatif::{ProgressBar, ProgressStyle};
+use player::Spec;
+use rayon::prelude::*;
+use stats::{Sprt, Tally, Verdict, fmt_elo};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+use vlt_core::playout::SplitMix64;
+use vlt_core::{Game, Player, Position, Record};
+use vlt_engine::{Engine, EngineConfig, Limits, Stop};
+
+/// Play a match between two players and measure the difference in strength.
+#[derive(clap::Args)]
+#[command(after_help = "Players (a comma-separated list, the kind first):
+  random                      uniformly random legal moves
+  greedy                      the move that captures most now (ties at random)
+  level=N[,movetime=MS|depth=D|nodes=N]
+                              a built-in level 1-10; limits replace those of levels 6-10
+  alphabeta,depth=D|nodes=N|movetime=MS[,threads=T][,hash=MB]   (also: ab,...)
+  mcts,nodes=N|movetime=MS[,threads=T]
+  [depth=D,][nodes=N,][movetime=MS,][Option=Value,...]engine=PROGRAM ARGS
+                              an external program speaking docs/protocol.md; the program
+                              and its arguments run to the end of the spec; other keys are
+                              sent as setoption; without limits it gets a plain `go`
+
+Examples:
+  vlt match greedy random --games 100
+  vlt match level=5 level=4 --games 200 --concurrency 2 --records ladder.vlt
+  vlt match level=10,movetime=100 mcts,movetime=100 --games 40 --json
+  vlt match 'movetime=50,engine=vlt engine' level=6 --openings openings.txt
+  vlt match ab,depth=10 ab,depth=8 --games 1000 --sprt 0,50,0.05,0.05")]
+pub struct Args {
+    /// The first player (results are from its side).
+    first: String,
+    /// The second player.
+    second: String,
+    /// Games to play (rounded up to an even number: each opening is played both ways round).
+    #[arg(long, short = 'n')]
+    games: Option<u32>,
+    /// A file of openings, one N2 position a line (blank lines and `#` comments skipped); the
+    /// default is random balanced openings.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Random moves in a random opening.
+    #[arg(long, default_value_t = 4)]
+    plies: u32,
+    /// A random opening is kept when a shallow search scores it within this many stones.
+    #[arg(long, default_value_t = 1)]
+    balance: i32,
+    /// Games played at once.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    concurrency: usize,
+    /// Stop early on a sequential probability ratio test: elo0,elo1,alpha,beta.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Write every game as a record: to this file (all games), or into this directory (one
+    /// file per game) when it exists or ends with `/`.
+    #[arg(long)]
+    records: Option<PathBuf>,
+    /// Seed of the openings and of the players' chance.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still running after this many moves is scored by its captures (R7 normally ends
+    /// endless games long before).
+    #[arg(long, default_value_t = 1000)]
+    max_moves: usize,
+    /// Print one JSON object with the results instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The depth of the search that checks a random opening is balanced.
+const BALANCE_DEPTH: u32 = 6;
+/// Random openings tried before giving up on finding distinct balanced ones.
+const OPENING_TRIES: u32 = 100_000;
+
+/// Reads a file of openings.
+fn read_openings(path: &PathBuf) -> anyhow::Result<Vec<Position>> {
+    let text = std::fs::read_to_string(path).map_err(|e| input(format!("{}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let p = if l == "startpos" {
+            Position::START
+        } else {
+            l.parse::<Position>().map_err(|e| input(format!("{} line {}: {e}", path.display(), i + 1)))?
+        };
+        if p.is_game_over() {
+            return Err(input(format!("{} line {}: the game is over there", path.display(), i + 1)));
+        }
+        out.push(p);
+    }
+    if out.is_empty() {
+        return Err(input(format!("{}: no opening found", path.display())));
+    }
+    Ok(out)
+}
+
+/// `n` distinct random openings: `plies` random moves from the start, without a capture, that a
+/// depth-6 search scores within `balance` stones. Deterministic in `seed`.
+fn random_openings(n: usize, plies: u32, balance: i32, seed: u64) -> anyhow::Result<Vec<Position>> {
+    let mut rng = SplitMix64(seed);
+    let mut probe = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+    let limits = Limits { depth: Some(BALANCE_DEPTH), ..Limits::default() };
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..OPENING_TRIES {
+        if out.len() == n {
+            return Ok(out);
+        }
+        let mut p = Position::START;
+        for _ in 0..plies {
+            let m = p.legal_moves();
+            if m.is_empty() {
+                break;
+            }
+            p = p.play_unchecked(m.nth_move(rng.below(m.len() as u32) as usize).expect("non-empty"));
+        }
+        if p.is_game_over() || p.captured(Player::B) + p.captured(Player::A) > 0 || !seen.insert(p) {
+            continue;
+        }
+        probe.clear();
+        let r = probe.search(&Game::new(p), &limits, &Stop::new(), &mut |_| {});
+        if r.is_some_and(|r| r.info.score.abs() <= balance) {
+            out.push(p);
+        }
+    }
+    Err(input(format!(
+        "found only {} distinct balanced openings of {plies} plies within {balance} stones; \
+         try more --plies or a larger --balance",
+        out.len()
+    )))
+}
+
+/// Plays one game; `players[0]` moves for B.
+fn play_game(
+    players: &mut [Box<dyn player::Player>; 2],
+    start: Position,
+    max_moves: usize,
+) -> anyhow::Result<Game> {
+    let mut game = Game::new(start);
+    while !game.is_over() && game.moves().len() < max_moves {
+        let side = game.position().to_move().index();
+        let mv = players[side].choose(&game)?;
+        game.play(mv).map_err(|e| anyhow::anyhow!("player {} chose {mv}: {e}", ["B", "A"][side]))?;
+    }
+    Ok(game)
+}
+
+/// The first player's score in a game where it played `first_side`: 1, ½ or 0 by the captures
+/// (R6; at R7 or the move cap the stones on the board count for nobody).
+fn score_for(game: &Game, first_side: Player) -> f64 {
+    let p = game.position();
+    match p.captured(first_side).cmp(&p.captured(first_side.other())) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
+/// Where finished games go.
+enum Sink {
+    None,
+    File(std::fs::File),
+    Dir(PathBuf),
+}
+
+impl Sink {
+    fn open(path: Option<&PathBuf>) -> anyhow::Result<Sink> {
+        let Some(p) = path else { return Ok(Sink::None) };
+        let err = |e: std::io::Error| input(format!("{}: {e}", p.display()));
+        if p.is_dir() || p.to_string_lossy().ends_with('/') {
+            std::fs::create_dir_all(p).map_err(err)?;
+            Ok(Sink::Dir(p.clone()))
+        } else {
+            Ok(Sink::File(std::fs::File::create(p).map_err(err)?))
+        }
+    }
+
+    fn write(&mut self, index: usize, rec: &Record) -> anyhow::Result<()> {
+        match self {
+            Sink::None => Ok(()),
+            Sink::File(f) => Ok(writeln!(f, "{rec}")?),
+            Sink::Dir(d) => {
+                Ok(std::fs::write(d.join(format!("game-{:04}.vlt", index + 1)), rec.to_string())?)
+            }
+        }
+    }
+}
+
+struct State {
+    tally: Tally,
+    sink: Sink,
+    verdict: Verdict,
+    /// Games won by B (the side moving first in each opening), for the summary.
+    b_wins: u32,
+    capped: u32,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let first: Spec = a.first.parse()?;
+    let second: Spec = a.second.parse()?;
+    let sprt = a.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(input)?;
+    if !(1..=256).contains(&a.concurrency) {
+        return Err(input(format!("concurrency {} is out of range 1-256", a.concurrency)));
+    }
+    if a.max_moves == 0 {
+        return Err(input("max-moves must be at least 1"));
+    }
+    let file_openings = a.openings.as_ref().map(read_openings).transpose()?;
+    let games = a.games.unwrap_or_else(|| file_openings.as_ref().map_or(20, |o| 2 * o.len() as u32));
+    if games == 0 || games > 1_000_000 {
+        return Err(input(format!("games {games} is out of range 1-1000000")));
+    }
+    let pairs = games.div_ceil(2) as usize;
+    let openings = match file_openings {
+        Some(o) => o,
+        None => random_openings(pairs, a.plies, a.balance, a.seed)?,
+    };
+    // Check an external engine starts before spending time on anything else.
+    for s in [&first, &second] {
+        if matches!(s, Spec::External { .. }) {
+            drop(s.make(0)?);
+        }
+    }
+    let total = 2 * pairs;
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    if a.json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let state = Mutex::new(State {
+        tally: Tally::default(),
+        sink: Sink::open(a.records.as_ref())?,
+        verdict: Verdict::Continue,
+        b_wins: 0,
+        capped: 0,
+    });
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.concurrency).build()?;
+    let (first_name, second_name) = (a.first.clone(), a.second.clone());
+    let result: anyhow::Result<()> = pool.install(|| {
+        (0..total).into_par_iter().try_for_each(|i| -> anyhow::Result<()> {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let opening = openings[(i / 2) % openings.len()];
+            // Game 2k: the first player takes B; game 2k+1: the same opening, sides swapped.
+            let first_side = if i % 2 == 0 { Player::B } else { Player::A };
+            let seed = a.seed ^ (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let p1 = first.make(seed)?;
+            let p2 = second.make(seed.rotate_left(17) ^ 0x5eed)?;
+            let mut players = if first_side == Player::B { [p1, p2] } else { [p2, p1] };
+            let game = play_game(&mut players, opening, a.max_moves)?;
+            let s = score_for(&game, first_side);
+            let mut rec = Record::new(game.clone());
+            let (b, a_) = if first_side == Player::B {
+                (&first_name, &second_name)
+            } else {
+                (&second_name, &first_name)
+            };
+            rec.set_tag("Event", "vlt match");
+            rec.set_tag("Round", &(i + 1).to_string());
+            rec.set_tag("B", b);
+            rec.set_tag("A", a_);
+            let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
+            st.tally.add(s);
+            if score_for(&game, Player::B) > 0.75 {
+                st.b_wins += 1;
+            }
+            if !game.is_over() {
+                st.capped += 1;
+                rec.comments.push((game.moves().len(), format!("stopped after {} moves", a.max_moves)));
+            }
+            st.sink.write(i, &rec)?;
+            let t = st.tally;
+            if let Some(sp) = sprt {
+                if st.verdict == Verdict::Continue {
+                    st.verdict = sp.verdict(&t);
+                    if st.verdict != Verdict::Continue {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            drop(st);
+            bar.inc(1);
+            bar.set_message(format!(
+                "W {} D {} L {}  {:.1}%  Elo {}",
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.score(),
+                fmt_elo(t.elo())
+            ));
+            Ok(())
+        })
+    });
+    bar.finish_and_clear();
+    result?;
+    let st = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let t = st.tally;
+    let (lo, hi) = t.elo_interval();
+    let secs = started.elapsed().as_secs_f64();
+    let verdict = match st.verdict {
+        Verdict::Continue => None,
+        Verdict::H0 => Some("H0"),
+        Verdict::H1 => Some("H1"),
+    };
+    if a.json {
+        let num = |x: f64| {
+            if x.is_finite() { serde_json::json!((x * 10.0).round() / 10.0) } else { serde_json::Value::Null }
+        };
+        let out = serde_json::json!({
+            "first": a.first,
+            "second": a.second,
+            "games": t.games(),
+            "wins": t.wins,
+            "draws": t.draws,
+            "losses": t.losses,
+            "score": (t.score() * 10000.0).round() / 10000.0,
+            "elo": num(t.elo()),
+            "elo_low": num(lo),
+            "elo_high": num(hi),
+            "openings": openings.len().min(pairs),
+            "first_mover_wins": st.b_wins,
+            "capped": st.capped,
+            "sprt": sprt.map(|s| serde_json::json!({
+                "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                "llr": (t.llr(s.elo0, s.elo1) * 1000.0).round() / 1000.0,
+                "verdict": verdict,
+            })),
+            "seconds": (secs * 10.0).round() / 10.0,
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    println!("{} vs {}", a.first, a.second);
+    println!(
+        "games {}  W {}  D {}  L {}  score {:.1}%  Elo {} [{}, {}] (95%)",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        fmt_elo(t.elo()),
+        fmt_elo(lo),
+        fmt_elo(hi)
+    );
+    if let Some(s) = sprt {
+        let (l, h) = s.bounds();
+        println!(
+            "sprt elo0 {} elo1 {}: llr {:.2} in [{l:.2}, {h:.2}]: {}",
+            s.elo0,
+            s.elo1,
+            t.llr(s.elo0, s.elo1),
+            match verdict {
+                Some("H1") => "H1 accepted (stopped early)",
+                Some(_) => "H0 accepted (stopped early)",
+                None => "no decision",
+            }
+        );
+    }
+    println!(
+        "openings {}  games won by B (first to move) {}  capped at {} moves {}  time {:.1} s",
+        openings.len().min(pairs),
+        st.b_wins,
+        a.max_moves,
+        st.capped,
+        secs
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_openings_are_distinct_quiet_and_reproducible() {
+        let a = random_openings(6, 4, 1, 9).unwrap();
+        assert_eq!(a, random_openings(6, 4, 1, 9).unwrap());
+        let set: HashSet<_> = a.iter().collect();
+        assert_eq!(set.len(), 6);
+        for p in &a {
+            // Four moves from the start without a capture: all 60 stones still on the board (R1).
+            assert_eq!(p.stones_on_board(), 60);
+        }
+    }
+
+    #[test]
+    fn score_is_by_captures() {
+        let g = Game::new("0,0,0,0,0,0/0,0,0,0,0,0 B 31 29".parse().unwrap());
+        assert_eq!(score_for(&g, Player::B), 1.0);
+        assert_eq!(score_for(&g, Player::A), 0.0);
+        let g = Game::new("0,0,0,0,0,0/0,0,0,0,0,0 A 30 30".parse().unwrap());
+        assert_eq!(score_for(&g, Player::A), 0.5);
+    }
+}

@@ -1,0 +1,397 @@
+//! The players of a match: specs (parsed from the command line) and the players they make.
+//!
+//! A spec is a comma-separated list whose first item names the kind:
+//! `random`, `greedy`, `level=N`, `alphabeta` (or `ab`), `mcts`, followed by `key=value` settings
+//! (`depth`, `nodes`, `movetime`, `threads`, `hash`); or an external program, `engine=CMD ARGS`,
+//! which must come last (the command runs to the end of the spec) and may be preceded by limits
+//! and protocol options, e.g. `movetime=100,Level=7,engine=vlt engine`.
+
+use crate::error::input;
+use anyhow::{Context, anyhow, bail};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+use vlt_core::playout::SplitMix64;
+use vlt_core::{Game, Move};
+use vlt_engine::{Algorithm, Engine, EngineConfig, Level, Limits, Stop};
+use vlt_protocol::{Command, Go, Response};
+
+/// Transposition table of built-in players, in MiB, unless the spec says `hash=`: small, because
+/// every game makes fresh engines and several games may run at once.
+const DEFAULT_HASH_MB: usize = 16;
+
+/// A player as the command line describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Spec {
+    /// Uniformly random legal moves.
+    Random,
+    /// The move that captures most now (R4), ties broken at random.
+    Greedy,
+    /// A built-in level; `limits`, when given, replace the level's own (levels 6-10 only).
+    Level {
+        /// The level.
+        level: Level,
+        /// Replacement limits.
+        limits: Option<Limits>,
+        /// Table size in MiB.
+        hash: usize,
+    },
+    /// A built-in search with explicit limits.
+    Search {
+        /// Alpha-beta or MCTS.
+        algorithm: Algorithm,
+        /// The limits of each move.
+        limits: Limits,
+        /// Search threads.
+        threads: usize,
+        /// Table size in MiB.
+        hash: usize,
+    },
+    /// A program speaking the engine protocol.
+    External {
+        /// The program and its arguments.
+        argv: Vec<String>,
+        /// The `go` to send (a plain `go` plays at the engine's Level).
+        go: Go,
+        /// `setoption` pairs sent after the handshake.
+        options: Vec<(String, String)>,
+    },
+}
+
+fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(key: &str, v: &str) -> anyhow::Result<T> {
+    v.parse::<T>()
+        .ok()
+        .filter(|x| *x >= T::from(1))
+        .ok_or_else(|| input(format!("player: {key}={v:?} must be a positive whole number")))
+}
+
+impl std::str::FromStr for Spec {
+    type Err = anyhow::Error;
+
+    fn from_str(spec: &str) -> anyhow::Result<Spec> {
+        // The external program's command line runs to the end and may hold commas.
+        let (head, command) = match spec.find("engine=") {
+            Some(i) => (spec[..i].trim_end_matches(','), Some(&spec[i + "engine=".len()..])),
+            None => (spec, None),
+        };
+        let items: Vec<&str> = head.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let mut limits = Limits::default();
+        let mut threads = 1;
+        let mut hash = DEFAULT_HASH_MB;
+        let mut options = Vec::new();
+        let mut kind: Option<&str> = None;
+        let mut level = None;
+        for (i, item) in items.iter().enumerate() {
+            let (k, v) = match item.split_once('=') {
+                Some((k, v)) => (k.trim(), v.trim()),
+                None if i == 0 && command.is_none() => {
+                    kind = Some(item);
+                    continue;
+                }
+                None => return Err(input(format!("player {spec:?}: {item:?} should be key=value"))),
+            };
+            match k {
+                "level" if i == 0 && command.is_none() => {
+                    let n: u8 = positive("level", v)?;
+                    level =
+                        Some(Level::new(n).ok_or_else(|| input(format!("player: level {n} is not 1-10")))?);
+                    kind = Some("level");
+                }
+                "depth" => limits.depth = Some(positive("depth", v)?),
+                "nodes" => limits.nodes = Some(positive("nodes", v)?),
+                "movetime" => limits.movetime = Some(Duration::from_millis(positive("movetime", v)?)),
+                "threads" if command.is_none() => threads = positive("threads", v)?,
+                "hash" if command.is_none() => hash = positive("hash", v)?,
+                _ if command.is_some() => options.push((k.to_string(), v.to_string())),
+                _ => return Err(input(format!("player {spec:?}: unknown setting {k:?}"))),
+            }
+        }
+        if threads > 64 || hash > 4096 {
+            return Err(input(format!("player {spec:?}: threads at most 64, hash at most 4096 MiB")));
+        }
+        let has_limits = limits != Limits::default();
+        if let Some(cmd) = command {
+            let argv = shlex::split(cmd)
+                .filter(|a| !a.is_empty())
+                .ok_or_else(|| input(format!("player {spec:?}: cannot split the engine command {cmd:?}")))?;
+            let go = Go {
+                depth: limits.depth,
+                nodes: limits.nodes,
+                movetime: limits.movetime.map(|d| d.as_millis() as u64),
+                ..Go::default()
+            };
+            return Ok(Spec::External { argv, go, options });
+        }
+        match kind {
+            Some("random") if items.len() == 1 => Ok(Spec::Random),
+            Some("greedy") if items.len() == 1 => Ok(Spec::Greedy),
+            Some("level") => {
+                let level = level.expect("set with the kind");
+                if has_limits && level.settings().temperature != 0 {
+                    return Err(input(format!(
+                        "player {spec:?}: levels 1-5 choose with chance and keep their own limits"
+                    )));
+                }
+                Ok(Spec::Level { level, limits: has_limits.then_some(limits), hash })
+            }
+            Some(k @ ("alphabeta" | "ab" | "mcts")) => {
+                if !has_limits {
+                    return Err(input(format!("player {spec:?}: give depth=, nodes= or movetime=")));
+                }
+                let algorithm = k.parse::<Algorithm>().map_err(input)?;
+                Ok(Spec::Search { algorithm, limits, threads, hash })
+            }
+            _ => Err(input(format!(
+                "player {spec:?}: expected random, greedy, level=N, alphabeta,…, mcts,… or …engine=CMD"
+            ))),
+        }
+    }
+}
+
+impl Spec {
+    /// Makes a fresh player for one game; `seed` drives its chance.
+    pub fn make(&self, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+        let engine = |algorithm, threads, hash| {
+            let mut config = EngineConfig { hash_mb: hash, threads, algorithm, ..EngineConfig::default() };
+            config.mcts.seed = seed;
+            Engine::new(config)
+        };
+        Ok(match self {
+            Spec::Random => Box::new(Random(SplitMix64(seed))),
+            Spec::Greedy => Box::new(Greedy(SplitMix64(seed))),
+            Spec::Level { level, limits, hash } => Box::new(Builtin {
+                engine: engine(Algorithm::AlphaBeta, 1, *hash),
+                how: match limits {
+                    Some(l) => How::Search(*l),
+                    None => How::Level(*level),
+                },
+                rng: SplitMix64(seed),
+            }),
+            Spec::Search { algorithm, limits, threads, hash } => Box::new(Builtin {
+                engine: engine(*algorithm, *threads, *hash),
+                how: How::Search(*limits),
+                rng: SplitMix64(seed),
+            }),
+            Spec::External { argv, go, options } => Box::new(External::start(argv, *go, options)?),
+        })
+    }
+}
+
+/// Something that picks moves.
+pub trait Player {
+    /// The move to play in `game` (not over).
+    ///
+    /// # Errors
+    /// An external engine that fails, hangs or answers an illegal move.
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move>;
+}
+
+struct Random(SplitMix64);
+
+impl Player for Random {
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        let m = game.position().legal_moves();
+        m.nth_move(self.0.below(m.len() as u32) as usize).ok_or_else(|| anyhow!("no legal move"))
+    }
+}
+
+struct Greedy(SplitMix64);
+
+impl Player for Greedy {
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        let pos = game.position();
+        let scored: Vec<(Move, u8)> = pos.legal_moves().map(|m| (m, pos.play_counting(m).1)).collect();
+        let best = scored.iter().map(|s| s.1).max().ok_or_else(|| anyhow!("no legal move"))?;
+        let top: Vec<Move> = scored.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+        Ok(top[self.0.below(top.len() as u32) as usize])
+    }
+}
+
+enum How {
+    Level(Level),
+    Search(Limits),
+}
+
+struct Builtin {
+    engine: Engine,
+    how: How,
+    rng: SplitMix64,
+}
+
+impl Player for Builtin {
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        Ok(match self.how {
+            How::Level(l) => self.engine.play_level(game, l, self.rng.next_u64()),
+            How::Search(l) => {
+                self.engine
+                    .search(game, &l, &Stop::new(), &mut |_| {})
+                    .ok_or_else(|| anyhow!("game over"))?
+                    .best
+            }
+        })
+    }
+}
+
+/// How long an external engine may take to answer, beyond its move time.
+const ENGINE_GRACE: Duration = Duration::from_secs(30);
+
+struct External {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    go: Go,
+}
+
+impl External {
+    fn start(argv: &[String], go: Go, options: &[(String, String)]) -> anyhow::Result<External> {
+        let name = argv.join(" ");
+        let mut child = Process::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| input(format!("engine {name:?}: cannot start: {e}")))?;
+        let stdin = child.stdin.take().context("engine stdin")?;
+        let stdout = child.stdout.take().context("engine stdout")?;
+        let (tx, rx) = mpsc::channel();
+        // A reader thread, so that a silent engine can be timed out rather than block the match.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = External { name, child, stdin, lines: rx, go };
+        e.send(&Command::Vlt)?;
+        e.wait_for(|r| matches!(r, Response::VltOk), ENGINE_GRACE)?;
+        for (k, v) in options {
+            e.send(&Command::SetOption { name: k.clone(), value: Some(v.clone()) })?;
+        }
+        e.send(&Command::NewGame)?;
+        e.send(&Command::IsReady)?;
+        e.wait_for(|r| matches!(r, Response::ReadyOk), ENGINE_GRACE)?;
+        Ok(e)
+    }
+
+    fn send(&mut self, c: &Command) -> anyhow::Result<()> {
+        writeln!(self.stdin, "{c}")
+            .and_then(|()| self.stdin.flush())
+            .with_context(|| format!("engine {:?}: cannot send {c}", self.name))
+    }
+
+    /// Reads lines until `want` matches; an `error` line is fatal.
+    fn wait_for(&mut self, want: impl Fn(&Response) -> bool, timeout: Duration) -> anyhow::Result<Response> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = self.lines.recv_timeout(left).map_err(|e| match e {
+                mpsc::RecvTimeoutError::Timeout => {
+                    anyhow!("engine {:?}: no answer within {timeout:?}", self.name)
+                }
+                mpsc::RecvTimeoutError::Disconnected => anyhow!("engine {:?}: exited", self.name),
+            })?;
+            match line.parse::<Response>() {
+                Ok(Response::Error(e)) => bail!("engine {:?}: error {e}", self.name),
+                Ok(r) if want(&r) => return Ok(r),
+                // Info lines, unknown lines and anything else: skipped, as UCI GUIs do.
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Player for External {
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        self.send(&Command::Position { start: Some(game.start()), moves: game.moves().to_vec() })?;
+        self.send(&Command::Go(self.go))?;
+        let budget = ENGINE_GRACE + Duration::from_millis(self.go.movetime.unwrap_or(0));
+        let r = self.wait_for(|r| matches!(r, Response::BestMove(_)), budget)?;
+        match r {
+            Response::BestMove(Some(m)) if game.position().legal_moves().contains(m) => Ok(m),
+            other => bail!("engine {:?}: {other} is not a legal move in {}", self.name, game.position()),
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send(&Command::Quit);
+        // Give it a moment to exit on its own, then make sure it is gone.
+        for _ in 0..50 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!("random".parse::<Spec>().unwrap(), Spec::Random);
+        assert_eq!("greedy".parse::<Spec>().unwrap(), Spec::Greedy);
+        let Spec::Level { level, limits: None, hash: 16 } = "level=4".parse().unwrap() else { panic!() };
+        assert_eq!(level.get(), 4);
+        let Spec::Level { limits: Some(l), .. } = "level=10,movetime=200".parse().unwrap() else { panic!() };
+        assert_eq!(l.movetime, Some(Duration::from_millis(200)));
+        let Spec::Search { algorithm: Algorithm::Mcts, limits, threads: 2, hash: 16 } =
+            "mcts,nodes=5000,threads=2".parse().unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(limits.nodes, Some(5000));
+        let Spec::External { argv, go, options } =
+            "depth=5,Level=3,engine=./vlt engine --flag 'a b,c'".parse().unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(argv, ["./vlt", "engine", "--flag", "a b,c"]);
+        assert_eq!(go.to_string(), "go depth 5");
+        assert_eq!(options, [("Level".to_string(), "3".to_string())]);
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        for bad in [
+            "",
+            "level=0",
+            "level=11",
+            "level=2,depth=3",
+            "alphabeta",
+            "mcts,depth=x",
+            "ab,movetime=0",
+            "random,depth=3",
+            "greedy,colour=red",
+            "stockfish",
+            "engine=",
+            "ab,depth=3,threads=1000",
+        ] {
+            assert!(bad.parse::<Spec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_biggest_capture() {
+        // Seeds' worked example: 2B (5 stones) captures 1A, 6B, 5B, 4B, 3B (R4) — five stones.
+        let ex = &vlt_core::examples::WORKED_EXAMPLES;
+        let mut g = Greedy(SplitMix64(1));
+        for e in ex.iter() {
+            let pos: vlt_core::Position = e.position.parse().unwrap();
+            let m = g.choose(&Game::new(pos)).unwrap();
+            let best = pos.legal_moves().map(|m| pos.play_counting(m).1).max().unwrap();
+            assert_eq!(pos.play_counting(m).1, best, "{}", e.id);
+            assert!(best > 0, "each worked example has a capture or a sowing to show: {}", e.id);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The host: carries out a session's [`Effect`]s with a real [`Engine`] on a worker thread, so
+//! that `stop` and `isready` are answered while it thinks. Output goes to a [`Sink`], a callback
+//! that any transport provides (stdout for `vlt engine`, a channel for a WebSocket).
+
+use crate::response::{Info, Response};
+use crate::session::{Effect, Job, JobKind, Session};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use vlt_engine::{Engine, EngineConfig, SearchInfo, Stop};
+
+/// Where the engine's lines go. Called from the caller's thread and from the worker.
+pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
+
+/// How often a finished `go infinite` looks for its `stop`.
+const INFINITE_POLL: Duration = Duration::from_millis(2);
+
+enum Msg {
+    Configure(EngineConfig),
+    Clear,
+    Search(Job, Stop),
+}
+
+/// Runs an engine on its own thread.
+pub struct Host {
+    tx: Option<mpsc::Sender<Msg>>,
+    busy: Arc<AtomicBool>,
+    stop: Arc<Mutex<Stop>>,
+    sink: Sink,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Host {
+    /// Starts the worker with an engine of this configuration.
+    #[must_use]
+    pub fn new(config: EngineConfig, sink: Sink) -> Host {
+        let (tx, rx) = mpsc::channel::<Msg>();
+        let busy = Arc::new(AtomicBool::new(false));
+        let (b, s) = (busy.clone(), sink.clone());
+        let worker = std::thread::spawn(move || {
+            let mut engine = Engine::new(config);
+            // The loop ends when the host drops its sender.
+            for msg in rx {
+                match msg {
+                    Msg::Configure(c) => engine.set_config(c),
+                    Msg::Clear => engine.clear(),
+                    Msg::Search(job, stop) => {
+                        let best = run(&mut engine, &job, &stop, &*s);
+                        // Not busy before `bestmove` is out: a client that answers it at once
+                        // with a new `go` must not be refused.
+                        b.store(false, Ordering::SeqCst);
+                        s(Response::BestMove(best));
+                    }
+                }
+            }
+        });
+        Host { tx: Some(tx), busy, stop: Arc::new(Mutex::new(Stop::new())), sink, worker: Some(worker) }
+    }
+
+    /// True while a search runs (from `go` until its `bestmove` is sent).
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::SeqCst)
+    }
+
+    /// Carries out one effect. Returns false for [`Effect::Quit`].
+    pub fn apply(&mut self, effect: Effect) -> bool {
+        let send = |tx: &Option<mpsc::Sender<Msg>>, m: Msg| {
+            // The worker only ends when we drop the sender, so a send cannot fail before quit.
+            if let Some(tx) = tx {
+                let _ = tx.send(m);
+            }
+        };
+        match effect {
+            Effect::Reply(r) => (self.sink)(r),
+            Effect::Configure(c) => send(&self.tx, Msg::Configure(c)),
+            Effect::Clear => send(&self.tx, Msg::Clear),
+            Effect::Search(job) => {
+                let stop = Stop::new();
+                *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
+                self.busy.store(true, Ordering::SeqCst);
+                send(&self.tx, Msg::Search(job, stop));
+            }
+            Effect::Stop => self.stop.lock().unwrap_or_else(|e| e.into_inner()).stop(),
+            Effect::Quit => return false,
+        }
+        true
+    }
+
+    /// Stops any search and waits for the worker to end.
+    pub fn shutdown(&mut self) {
+        self.stop.lock().unwrap_or_else(|e| e.into_inner()).stop();
+        self.tx = None;
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
+    /// Waits until the running search (if any) has sent its `bestmove`; a `go infinite` must be
+    /// stopped first or this waits for ever.
+    pub fn wait(&self) {
+        while self.is_busy() {
+            std::thread::sleep(INFINITE_POLL);
+        }
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Runs one job; returns the move for `bestmove`.
+fn run(engine: &mut Engine, job: &Job, stop: &Stop, sink: &dyn Fn(Response)) -> Option<vlt_core::Move> {
+    match job.kind {
+        JobKind::Level { level, seed } => Some(engine.play_level(&job.game, level, seed)),
+        JobKind::Search { limits, infinite } => {
+            let mut on_info = |i: &SearchInfo| sink(Response::Info(info(i)));
+            let r = engine.search(&job.game, &limits, stop, &mut on_info);
+            if infinite {
+                // UCI: after `go infinite` the best move waits for `stop`, even for a proven result.
+                while !stop.is_stopped() {
+                    std::thread::sleep(INFINITE_POLL);
+                }
+            }
+            r.map(|r| r.best)
+        }
+    }
+}
+
+/// The protocol form of the engine's progress report.
+#[must_use]
+pub fn info(i: &SearchInfo) -> Info {
+    Info {
+        depth: i.depth,
+        score: i.score,
+        exact: i.exact,
+        nodes: i.nodes,
+        nps: i.nps,
+        time_ms: i.elapsed.as_millis() as u64,
+        pv: i.pv.clone(),
+    }
+}
+
+/// A session and its host together: feed it lines, it answers through the sink.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use vlt_protocol::{Server, Response};
+///
+/// let out = Arc::new(Mutex::new(Vec::new()));
+/// let o = out.clone();
+/// let mut server = Server::new(Arc::new(move |r: Response| o.lock().unwrap().push(r.to_string())));
+/// server.line("position startpos moves 3B");
+/// server.line("go depth 2");
+/// server.finish();
+/// let out = out.lock().unwrap();
+/// assert!(out.last().unwrap().starts_with("bestmove "));
+/// assert!(out.iter().any(|l| l.starts_with("info depth 2 ")));
+/// ```
+pub struct Server {
+    session: Session,
+    host: Host,
+    infinite: bool,
+}
+
+impl Server {
+    /// A default session (level 10, alpha-beta, one thread) answering through `sink`.
+    #[must_use]
+    pub fn new(sink: Sink) -> Server {
+        let session = Session::default();
+        Server { host: Host::new(session.config(), sink), session, infinite: false }
+    }
+
+    /// Handles one input line. Returns false after `quit`.
+    pub fn line(&mut self, line: &str) -> bool {
+        let effects = self.session.handle_line(line, self.host.is_busy());
+        for e in effects {
+            if let Effect::Search(Job { kind: JobKind::Search { infinite, .. }, .. }) = &e {
+                self.infinite = *infinite;
+            }
+            if !self.host.apply(e) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The end of input: waits for a running finite search to send its `bestmove` (so
+    /// `echo "go depth 8" | vlt engine` prints one); an infinite one is stopped first.
+    pub fn finish(&mut self) {
+        if self.infinite && self.host.is_busy() {
+            self.host.apply(Effect::Stop);
+        }
+        self.host.wait();
+    }
+}
