@@ -29,6 +29,7 @@ pub mod format;
 pub mod index;
 pub mod probe;
 pub mod unsow;
+pub mod verify;
 
 pub use build::{BuildEvent, LayerStats, build};
 pub use error::TbError;
