@@ -3,7 +3,7 @@
 use crate::error::input;
 use std::time::Duration;
 use vlt_core::{Game, Player};
-use vlt_engine::{Engine, EngineConfig, Limits, SearchInfo, Stop};
+use vlt_engine::{Algorithm, Engine, EngineConfig, Limits, SearchInfo, Stop};
 
 /// Analyse a position: the value of every legal move in stones (the capture difference the player to
 /// move can expect from here on: its future captures minus the opponent's), the best move, the
@@ -30,6 +30,10 @@ pub struct Args {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// The search algorithm: alphabeta (every move's value exact) or mcts (values are the mean
+    /// capture difference of the playouts; --nodes counts playouts).
+    #[arg(long, default_value = "alphabeta")]
+    algorithm: String,
     /// Transposition table size in MiB (1-4096).
     #[arg(long, default_value_t = 64)]
     hash: usize,
@@ -60,7 +64,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.depth.is_none() && a.nodes.is_none() {
         limits.movetime = Some(Duration::from_millis(a.time_ms.unwrap_or(1000)));
     }
-    let config = EngineConfig { hash_mb: a.hash, threads: a.threads, ..EngineConfig::default() };
+    let algorithm: Algorithm = a.algorithm.parse().map_err(input)?;
+    let config = EngineConfig { hash_mb: a.hash, threads: a.threads, algorithm, ..EngineConfig::default() };
     let mut engine = Engine::new(config);
     let game = Game::new(pos);
     let json = a.json;
@@ -79,9 +84,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             );
         }
     };
-    let r = engine
-        .analyse(&game, &limits, &Stop::new(), &mut show)
-        .ok_or_else(|| input("the position has no legal move"))?;
+    let r = if algorithm == Algorithm::AlphaBeta {
+        engine.analyse(&game, &limits, &Stop::new(), &mut show)
+    } else {
+        engine.search(&game, &limits, &Stop::new(), &mut show)
+    }
+    .ok_or_else(|| input("the position has no legal move"))?;
     let i = &r.info;
     let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
     if json {
