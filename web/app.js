@@ -194,6 +194,8 @@ function viewGame(id) {
       if (view.result) setEval(view.captured_b - view.captured_a);
       return;
     }
+    // Only while the game waits for us: otherwise the computer may already have moved on.
+    if (!canMove()) return;
     const seq = ++evalSeq;
     try {
       const a = await api.analysis(id, 150);
@@ -213,9 +215,11 @@ function viewGame(id) {
   }
 
   // Every new game state (from our own request or the socket) goes through here, in order.
-  function accept(v) {
+  function accept(v, fresh = false) {
     queue = queue.then(async () => {
       if (view && JSON.stringify(v) === JSON.stringify(view)) return;
+      // An answer overtaken by a newer socket update is stale: keep the newer game.
+      if (view && !fresh && v.epoch === view.epoch && v.version < view.version) return;
       const prefixOk = view && v.plies.length >= shown && v.plies.slice(0, shown).every((p, i) => p.after === view.plies[i]?.after);
       if (prefixOk && v.plies.length > shown) {
         animating = true;
@@ -269,7 +273,7 @@ function viewGame(id) {
   document.addEventListener('keydown', onKey);
 
   const live = new Live(id, token, (m) => {
-    if (m.type === 'state') { seat = m.you; accept(m.game); }
+    if (m.type === 'state') { seat = m.you; accept(m.game, true); }
     else if (m.type === 'update') accept(m.game);
     else if (m.type === 'error') err.textContent = m.error;
   }, (up) => { conn.textContent = up ? '' : t('conn.lost'); conn.className = up ? 'conn' : 'conn error'; });

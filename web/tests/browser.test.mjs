@@ -2,8 +2,7 @@
 // VLT_URL is the server's address; screenshots go to screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -12,20 +11,18 @@ const URL = process.env.VLT_URL || 'http://127.0.0.1:8080';
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 mkdirSync(SHOTS, { recursive: true });
 let browser;
-let profile;
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'vlt-chromium-'));
+  // Playwright gives every launch a fresh, temporary user-data-dir of its own.
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 });
 
 after(async () => {
   await browser?.close();
-  rmSync(profile, { recursive: true, force: true });
 });
 
 async function newPage(viewport = { width: 1200, height: 850 }, speed = 'fast') {
@@ -36,7 +33,8 @@ async function newPage(viewport = { width: 1200, height: 850 }, speed = 'fast') 
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
   page.on('dialog', (d) => d.accept());
   return { ctx, page, errors };
 }

@@ -20,8 +20,9 @@ fi
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 
 if [ -z "${VLT_BIN:-}" ]; then
-  (cd "$root" && cargo build --release -p vlt-cli)
-  VLT_BIN="${CARGO_TARGET_DIR:-$root/target}/release/vlt"
+  # A debug build: quick to build, and every engine call is time-bounded anyway.
+  (cd "$root" && cargo build -p vlt-cli)
+  VLT_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/vlt"
 fi
 
 tmp="$(mktemp -d)"
@@ -61,7 +62,11 @@ snapshot() {
       const base = process.argv[1];
       const list = await (await fetch(base + '/api/games?limit=200')).json();
       const out = [];
-      for (const g of list.games) out.push(await (await fetch(base + '/api/games/' + g.id)).json());
+      for (const g of list.games) {
+        const v = await (await fetch(base + '/api/games/' + g.id)).json();
+        delete v.version; delete v.epoch; // per server run
+        out.push(v);
+      }
       console.log(JSON.stringify(out));
     })().catch((e) => { console.error(e); process.exit(1); });" "$VLT_URL"
 }

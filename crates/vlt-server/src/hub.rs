@@ -60,6 +60,8 @@ impl Seat {
 pub struct LiveGame {
     row: GameRow,
     game: Game,
+    version: u64,
+    epoch: Arc<str>,
 }
 
 /// A live game and the channel its watchers listen on.
@@ -83,6 +85,7 @@ pub struct Hub {
     store: Arc<Store>,
     games: Mutex<HashMap<String, Arc<Live>>>,
     engine_slots: Arc<Semaphore>,
+    epoch: Arc<str>,
     /// The bounds in force.
     pub bounds: Bounds,
 }
@@ -173,7 +176,7 @@ fn seats(row: &GameRow) -> [SeatState; 2] {
 
 impl LiveGame {
     fn view(&self) -> GameView {
-        game_view(&self.row.id, &self.row.mode, self.row.level, seats(&self.row), &self.game)
+        game_view(&self.row.id, &self.row.mode, self.row.level, seats(&self.row), &self.game, (self.version, &self.epoch))
     }
 
     /// The seat `token` holds, comparing without an early exit so timing does not leak it.
@@ -219,7 +222,9 @@ impl Hub {
     /// A hub over `store` with `bounds`.
     #[must_use]
     pub fn new(store: Store, bounds: Bounds) -> Arc<Hub> {
+        let epoch = random_hex(4).unwrap_or_else(|_| format!("{:x}", now()));
         Arc::new(Hub {
+            epoch: Arc::from(epoch),
             store: Arc::new(store),
             games: Mutex::new(HashMap::new()),
             engine_slots: Arc::new(Semaphore::new(bounds.engine_threads.max(1))),
@@ -257,7 +262,7 @@ impl Hub {
         let key = id.to_string();
         let (row, moves) = self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NotFound(id.into()))?;
         let game = rebuild(&row, &moves)?;
-        let live = Arc::new(Live { state: tokio::sync::Mutex::new(LiveGame { row, game }), tx: broadcast::channel(64).0 });
+        let live = Arc::new(Live { state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(&self.epoch) }), tx: broadcast::channel(64).0 });
         let live = {
             let mut games = self.games();
             if games.len() >= CACHE_SOFT_LIMIT {
@@ -357,7 +362,7 @@ impl Hub {
         let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
         let r = row.clone();
         self.db(move |s| s.insert_game(&r, &moves)).await?;
-        let live = Arc::new(Live { state: tokio::sync::Mutex::new(LiveGame { row, game }), tx: broadcast::channel(64).0 });
+        let live = Arc::new(Live { state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(&self.epoch) }), tx: broadcast::channel(64).0 });
         let view = live.state.lock().await.view();
         self.games().insert(view.id.clone(), Arc::clone(&live));
         self.spawn_computer(&live);
@@ -423,12 +428,14 @@ impl Hub {
             Player::B => g.row.token_b = Some(token.clone()),
             Player::A => g.row.token_a = Some(token.clone()),
         }
+        g.version += 1;
         let view = g.view();
         self.broadcast(&live, &view);
         Ok(Seated { seat: seat.to_string(), token, game: view })
     }
 
     fn broadcast(&self, live: &Live, view: &GameView) {
+        // Every change is broadcast exactly once, after its version was bumped.
         let msg = serde_json::json!({ "type": "update", "game": view }).to_string();
         // No receivers is fine: nobody is watching.
         let _ = live.tx.send(Arc::from(msg));
@@ -481,6 +488,7 @@ impl Hub {
         g.game = next;
         g.row.finished = result.is_some();
         g.row.result = result;
+        g.version += 1;
         self.broadcast(live, &g.view());
         Ok(())
     }
@@ -607,6 +615,7 @@ impl Hub {
         g.row.resigned = Some(p.to_string());
         g.row.finished = true;
         g.row.result = Some(r.to_string());
+        g.version += 1;
         let view = g.view();
         self.broadcast(&live, &view);
         Ok(view)
@@ -642,6 +651,7 @@ impl Hub {
         g.game = next;
         g.row.finished = false;
         g.row.result = None;
+        g.version += 1;
         let view = g.view();
         self.broadcast(&live, &view);
         Ok(view)

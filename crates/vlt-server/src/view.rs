@@ -126,11 +126,23 @@ pub struct GameView {
     pub seat_b: SeatState,
     /// Seat A.
     pub seat_a: SeatState,
+    /// Counts the changes since this server loaded the game: a client keeps the game with the
+    /// highest version of one `epoch`, so an answer overtaken by a socket update is not drawn.
+    pub version: u64,
+    /// Random per server run: versions of different runs do not compare.
+    pub epoch: String,
 }
 
 /// Builds the view of `game`.
 #[must_use]
-pub fn game_view(id: &str, mode: &str, level: Option<u8>, seats: [SeatState; 2], game: &Game) -> GameView {
+pub fn game_view(
+    id: &str,
+    mode: &str,
+    level: Option<u8>,
+    seats: [SeatState; 2],
+    game: &Game,
+    (version, epoch): (u64, &str),
+) -> GameView {
     let pos = game.position();
     let over = game.is_over();
     let plies = game
@@ -156,5 +168,7 @@ pub fn game_view(id: &str, mode: &str, level: Option<u8>, seats: [SeatState; 2],
         result: game.result().map(ResultView::from),
         seat_b: seats[0],
         seat_a: seats[1],
+        version,
+        epoch: epoch.to_string(),
     }
 }
