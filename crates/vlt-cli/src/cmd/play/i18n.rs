@@ -136,6 +136,20 @@ mod tests {
         }
     }
 
+    /// Texts with a fixed place on the 80x24 screen fit it in every language.
+    #[test]
+    fn fixed_texts_fit_the_screen() {
+        for (code, text) in LANGS {
+            let m = parse(text);
+            let len = |k: &str| m[k].chars().count();
+            assert!(len("keys_1") <= 80 && len("keys_2") <= 80, "{code}: key lines");
+            assert!(len("stones") <= 8, "{code}: stones fits a store");
+            assert!(len("menu_keys") <= 62, "{code}: menu keys");
+            // The status line is 63 wide; a name is at most 16 characters.
+            assert!(len("status_turn") - "{who}".len() + 16 <= 63, "{code}: status_turn");
+        }
+    }
+
     #[test]
     fn arguments_are_substituted() {
         let c = Catalog::new("en").unwrap();

@@ -303,7 +303,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
     let cat = &app.cat;
     let s = &app.setup;
-    let r = centered(area, 64, 14);
+    let r = centered(area, 66, 14);
     f.render_widget(Clear, r);
     let mut lines = vec![Line::from("")];
     for (i, m) in MENU_ROWS.iter().enumerate() {

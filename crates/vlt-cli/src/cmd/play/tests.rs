@@ -67,7 +67,7 @@ fn start_screen_matches_the_expected_text() {
         " │        ││     ││     ││     ││     ││     │║     ║│        │ │              │",
         " └────────┘└─────┘└─────┘└─────┘└─────┘└─────┘╚═════╝└────────┘ │              │",
         "                                                                │              │",
-        " Player B to move: keys 1–6, ←/→ and Enter, or click a hole.    │              │",
+        " Player B to move: 1–6, ←/→ Enter, or click a hole.             │              │",
         "                                                                │              │",
         " New game. First to move: Player B.                             │              │",
     ];
