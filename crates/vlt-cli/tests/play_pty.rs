@@ -76,7 +76,7 @@ fn a_whole_game_by_key_presses_in_a_pty() {
     // The start menu, then Enter starts the game.
     screen.wait(20, "the start menu", |t| t.contains("New game") && t.contains("Start"));
     send("\r");
-    screen.wait(10, "the board", |t| t.contains("to move: keys 1–6"));
+    screen.wait(10, "the board", |t| t.contains("You (B) to move: 1–6"));
     let t = screen.text();
     assert!(t.contains("1A") && t.contains("6B") && t.contains("Moves"), "{t}");
 
