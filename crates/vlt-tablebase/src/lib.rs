@@ -28,6 +28,7 @@ pub mod error;
 pub mod format;
 pub mod index;
 pub mod probe;
+pub mod solve;
 pub mod unsow;
 pub mod verify;
 

@@ -1,0 +1,396 @@
+//! Solving positions beyond the tables: exact values by threshold tests, each a local least fixed
+//! point computed on the fly (a reachability game solved only where the root needs it).
+//!
+//! "The player to move can force at least `t`" for `t ≥ 1` means: reach a capture that secures `t`,
+//! since play that goes on for ever scores 0 (R7). That is the least fixed point of: `S` to move
+//! and some move secures `t` or leads to a position where `S` can; the opponent to move and every
+//! move does. For `t ≤ 0` the question is the negation of the opponent's reachability question with
+//! threshold `1 − t`. A test builds the graph of the root's layer (positions reached by moves without
+//! capture) outward from the root, deciding positions as soon as their captures (smaller layers:
+//! tables, or recursive tests) or their children settle them, and stops when the root is decided.
+//! When nothing undecided is left to expand, the undecided positions reachable from the root form a
+//! closed set that nobody can leave profitably: all of them fail (the least fixed point), which is
+//! where R7's cycles are decided.
+//!
+//! Only path-independent facts are kept between tests: bounds on a position's value, each proved by
+//! a complete (sub)computation. Nothing depends on the path by which a position was reached, so the
+//! graph-history interaction that spoils transposition tables in cyclic games cannot arise.
+
+use crate::probe::Tablebase;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use vlt_core::{Player, Position};
+
+/// Why a solve stopped without a value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// More positions would have to be expanded than the limit allows.
+    #[error("node limit of {0} expanded positions reached")]
+    NodeLimit(u64),
+}
+
+/// Counters of a solver's work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Positions expanded (their moves generated and examined), over all tests.
+    pub nodes: u64,
+    /// Threshold tests run (including nested ones for capture children beyond the tables).
+    pub tests: u64,
+    /// Table probes.
+    pub probes: u64,
+    /// Positions with a proved bound kept between tests.
+    pub known: u64,
+}
+
+/// A solver over a [`Tablebase`]: exact values of positions with more stones than the tables hold.
+pub struct Solver<'a> {
+    tb: &'a Tablebase,
+    /// Proved bounds `(lo, hi)` on the value for the player to move, by repetition key.
+    bounds: HashMap<u128, (i8, i8)>,
+    stats: SolveStats,
+    max_nodes: u64,
+    progress: Box<dyn FnMut(&SolveStats) + 'a>,
+}
+
+const UNKNOWN: u8 = 0;
+const TRUE: u8 = 1;
+const FALSE: u8 = 2;
+/// How often, in expanded positions, progress is reported.
+const PROGRESS_EVERY: u64 = 1 << 15;
+
+/// A position of one test's local graph.
+struct Node {
+    pos: Position,
+    /// The tester moves here: true with one good move (OR); else it needs all moves good (AND).
+    or: bool,
+    status: u8,
+    expanded: bool,
+    /// Quiet children not yet proved true (AND nodes) or not yet proved false (OR nodes).
+    remaining: u32,
+    children: Vec<u32>,
+    parents: Vec<u32>,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver probing `tb`, expanding at most `max_nodes` positions in all.
+    #[must_use]
+    pub fn new(tb: &'a Tablebase, max_nodes: u64) -> Solver<'a> {
+        Solver {
+            tb,
+            bounds: HashMap::new(),
+            stats: SolveStats::default(),
+            max_nodes,
+            progress: Box::new(|_| {}),
+        }
+    }
+
+    /// Calls `f` with the counters every few tens of thousands of expanded positions.
+    pub fn on_progress(&mut self, f: impl FnMut(&SolveStats) + 'a) {
+        self.progress = Box::new(f);
+    }
+
+    /// The counters so far.
+    #[must_use]
+    pub fn stats(&self) -> SolveStats {
+        SolveStats { known: self.bounds.len() as u64, ..self.stats }
+    }
+
+    /// The exact value of `pos` for the player to move (as [`Tablebase::probe`] defines it).
+    ///
+    /// # Errors
+    /// [`SolveError::NodeLimit`] when the work exceeds the limit.
+    pub fn value(&mut self, pos: Position) -> Result<i32, SolveError> {
+        if let Some(v) = self.tb.probe(pos) {
+            self.stats.probes += 1;
+            return Ok(v);
+        }
+        let n = pos.stones_on_board() as i8;
+        let (mut lo, mut hi) = self.bounds_of(pos);
+        // First ask whether the mover wins at all (most informative), then bisect.
+        let mut first = true;
+        while lo < hi {
+            let t = if first && lo < 1 && 1 <= hi { 1 } else { lo + (hi - lo + 1) / 2 };
+            first = false;
+            if self.at_least(pos, t)? {
+                lo = t;
+            } else {
+                hi = t - 1;
+            }
+            let (l, h) = self.bounds_of(pos);
+            lo = lo.max(l);
+            hi = hi.min(h);
+        }
+        debug_assert!(lo.abs() <= n);
+        Ok(i32::from(lo))
+    }
+
+    /// Every legal move of `pos` with its exact value for the mover (R4, R5).
+    ///
+    /// # Errors
+    /// [`SolveError::NodeLimit`] when the work exceeds the limit.
+    pub fn move_values(&mut self, pos: Position) -> Result<Vec<(vlt_core::Move, i32)>, SolveError> {
+        let mover = pos.to_move();
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let (child, k) = pos.play_counting(m);
+            let cv = if child.is_game_over() { 0 } else { self.value(child)? };
+            out.push((m, i32::from(crate::build::move_value(mover, k, child, cv as i8))));
+        }
+        Ok(out)
+    }
+
+    fn bounds_of(&self, pos: Position) -> (i8, i8) {
+        let n = pos.stones_on_board() as i8;
+        self.bounds.get(&pos.repetition_key()).copied().unwrap_or((-n, n))
+    }
+
+    fn learn(&mut self, pos: Position, lo: i8, hi: i8) {
+        let n = pos.stones_on_board() as i8;
+        let e = self.bounds.entry(pos.repetition_key()).or_insert((-n, n));
+        e.0 = e.0.max(lo);
+        e.1 = e.1.min(hi);
+        debug_assert!(e.0 <= e.1, "contradictory bounds for {pos}");
+    }
+
+    /// Whether the value of `pos` for its mover is at least `t`.
+    fn at_least(&mut self, pos: Position, t: i8) -> Result<bool, SolveError> {
+        if pos.is_game_over() {
+            return Ok(0 >= t);
+        }
+        if let Some(v) = self.tb.probe(pos) {
+            self.stats.probes += 1;
+            return Ok(v >= i32::from(t));
+        }
+        let (lo, hi) = self.bounds_of(pos);
+        if lo >= t {
+            return Ok(true);
+        }
+        if hi < t {
+            return Ok(false);
+        }
+        let mover = pos.to_move();
+        if t >= 1 { self.reach(pos, mover, t) } else { Ok(!self.reach(pos, mover.other(), 1 - t)?) }
+    }
+
+    /// Whether the move value for `mover` (captured `k`, child `child`) is at least `x`.
+    fn move_at_least(&mut self, mover: Player, k: u8, child: Position, x: i8) -> Result<bool, SolveError> {
+        let k = k as i8;
+        if child.is_game_over() {
+            Ok(k >= x)
+        } else if child.to_move() == mover {
+            self.at_least(child, x - k) // k + v ≥ x
+        } else {
+            Ok(!self.at_least(child, k - x + 1)?) // k − v ≥ x ⟺ v ≤ k − x
+        }
+    }
+
+    /// Whether the capture `(k, child)` by the mover of a node secures `t` for `s`.
+    fn exit_secures(
+        &mut self,
+        mover: Player,
+        k: u8,
+        child: Position,
+        s: Player,
+        t: i8,
+    ) -> Result<bool, SolveError> {
+        if mover == s {
+            self.move_at_least(mover, k, child, t)
+        } else {
+            Ok(!self.move_at_least(mover, k, child, 1 - t)?)
+        }
+    }
+
+    /// Records what a decided node proves about its position's value.
+    fn learn_status(&mut self, pos: Position, s: Player, t: i8, status: u8) {
+        let n = pos.stones_on_board() as i8;
+        let own = pos.to_move() == s;
+        match (status, own) {
+            (TRUE, true) => self.learn(pos, t, n),
+            (TRUE, false) => self.learn(pos, -n, -t),
+            (FALSE, true) => self.learn(pos, -n, t - 1),
+            (FALSE, false) => self.learn(pos, 1 - t, n),
+            _ => {}
+        }
+    }
+
+    /// Whether player `s` can force a future capture difference of at least `t ≥ 1` from `root`
+    /// (a reachability game: endless play scores 0, R7).
+    fn reach(&mut self, root: Position, s: Player, t: i8) -> Result<bool, SolveError> {
+        self.stats.tests += 1;
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut ids: HashMap<u128, u32> = HashMap::new();
+        let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+        let mut settled: Vec<(u32, u8)> = Vec::new();
+        nodes.push(Node {
+            pos: root,
+            or: root.to_move() == s,
+            status: UNKNOWN,
+            expanded: false,
+            remaining: 0,
+            children: Vec::new(),
+            parents: Vec::new(),
+        });
+        ids.insert(root.repetition_key(), 0);
+        queue.push_back(0);
+        while let Some(id) = queue.pop_front() {
+            if nodes[0].status != UNKNOWN {
+                break;
+            }
+            let node = &nodes[id as usize];
+            if node.expanded || node.status != UNKNOWN {
+                continue;
+            }
+            if id != 0 && node.parents.iter().all(|&p| nodes[p as usize].status != UNKNOWN) {
+                continue; // nothing undecided needs it now; a new parent would queue it again
+            }
+            let pos = node.pos;
+            // Known bounds decide it without expanding.
+            let (lo, hi) = self.bounds_of(pos);
+            let sview = if pos.to_move() == s { (lo, hi) } else { (-hi, -lo) };
+            if sview.0 >= t || sview.1 < t {
+                let st = if sview.0 >= t { TRUE } else { FALSE };
+                nodes[id as usize].expanded = true;
+                settle(&mut nodes, id, st, &mut settled);
+                continue;
+            }
+            self.stats.nodes += 1;
+            if self.stats.nodes > self.max_nodes {
+                return Err(SolveError::NodeLimit(self.max_nodes));
+            }
+            if self.stats.nodes % PROGRESS_EVERY == 0 {
+                let st = self.stats();
+                (self.progress)(&st);
+            }
+            let mover = pos.to_move();
+            let or = mover == s;
+            let mut decided = None;
+            let mut quiet = Vec::new();
+            for m in pos.legal_moves() {
+                let (child, k) = pos.play_counting(m);
+                if k == 0 {
+                    quiet.push(child);
+                    continue;
+                }
+                let good = self.exit_secures(mover, k, child, s, t)?;
+                if or && good {
+                    decided = Some(TRUE);
+                    break;
+                }
+                if !or && !good {
+                    decided = Some(FALSE);
+                    break;
+                }
+            }
+            nodes[id as usize].expanded = true;
+            if let Some(st) = decided {
+                settle(&mut nodes, id, st, &mut settled);
+                continue;
+            }
+            if quiet.is_empty() {
+                // Every move is a capture and none decided it: an OR node failed, an AND node held.
+                settle(&mut nodes, id, if or { FALSE } else { TRUE }, &mut settled);
+                continue;
+            }
+            nodes[id as usize].remaining = quiet.len() as u32;
+            let mut decided_children = Vec::new();
+            for child in quiet {
+                let cid = match ids.entry(child.repetition_key()) {
+                    Entry::Occupied(e) => *e.get(),
+                    Entry::Vacant(e) => {
+                        let cid = nodes.len() as u32;
+                        e.insert(cid);
+                        nodes.push(Node {
+                            pos: child,
+                            or: child.to_move() == s,
+                            status: UNKNOWN,
+                            expanded: false,
+                            remaining: 0,
+                            children: Vec::new(),
+                            parents: Vec::new(),
+                        });
+                        cid
+                    }
+                };
+                nodes[id as usize].children.push(cid);
+                nodes[cid as usize].parents.push(id);
+                let c = &nodes[cid as usize];
+                if c.status != UNKNOWN {
+                    decided_children.push((cid, c.status));
+                } else if !c.expanded {
+                    queue.push_back(cid);
+                }
+            }
+            // Children decided before this node knew them count now.
+            for (_, st) in decided_children {
+                notify(&mut nodes, id, st, &mut settled);
+            }
+        }
+        let root_status = if nodes[0].status == UNKNOWN {
+            // The queue ran dry: every undecided position reachable from the root through undecided
+            // ones is expanded, and none of them can be forced to `t`: they all fail (least fixed
+            // point; the cycles among them are held at 0 by R7).
+            let mut stack = vec![0u32];
+            let mut seen = vec![false; nodes.len()];
+            seen[0] = true;
+            while let Some(x) = stack.pop() {
+                debug_assert!(nodes[x as usize].expanded);
+                settled.push((x, FALSE));
+                for &c in &nodes[x as usize].children {
+                    if !seen[c as usize] && nodes[c as usize].status == UNKNOWN {
+                        seen[c as usize] = true;
+                        stack.push(c);
+                    }
+                }
+            }
+            FALSE
+        } else {
+            nodes[0].status
+        };
+        for (x, st) in settled {
+            self.learn_status(nodes[x as usize].pos, s, t, st);
+        }
+        Ok(root_status == TRUE)
+    }
+}
+
+/// Decides node `id` and passes the news up to its parents, iteratively.
+fn settle(nodes: &mut [Node], id: u32, status: u8, settled: &mut Vec<(u32, u8)>) {
+    let mut stack = vec![(id, status)];
+    while let Some((x, st)) = stack.pop() {
+        if nodes[x as usize].status != UNKNOWN {
+            continue;
+        }
+        nodes[x as usize].status = st;
+        settled.push((x, st));
+        for i in 0..nodes[x as usize].parents.len() {
+            let p = nodes[x as usize].parents[i];
+            if let Some(pst) = parent_news(nodes, p, st) {
+                stack.push((p, pst));
+            }
+        }
+    }
+}
+
+/// Node `p` (expanded) learns that one of its children got `status`; returns `p`'s new status if
+/// that decides it. An OR node (mover = the player testing) is true with one true child and false
+/// when all are false; an AND node the other way round.
+fn parent_news(nodes: &mut [Node], p: u32, status: u8) -> Option<u8> {
+    let node = &mut nodes[p as usize];
+    if node.status != UNKNOWN || !node.expanded || node.children.is_empty() {
+        return None;
+    }
+    // `remaining` counts the children that have not yet gone the way that decides `p` all at once.
+    let (one_decides, all_decide) = if node.or { (TRUE, FALSE) } else { (FALSE, TRUE) };
+    if status == one_decides {
+        return Some(one_decides);
+    }
+    node.remaining -= 1;
+    (node.remaining == 0).then_some(all_decide)
+}
+
+fn notify(nodes: &mut [Node], id: u32, st: u8, settled: &mut Vec<(u32, u8)>) {
+    if let Some(pst) = parent_news(nodes, id, st) {
+        settle(nodes, id, pst, settled);
+    }
+}
