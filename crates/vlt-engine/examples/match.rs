@@ -2,7 +2,8 @@
 //! `cargo run --release -p vlt-engine --example match -- PAIRS SPEC1 SPEC2` where a SPEC is
 //! `depth:N`, `nodes:N`, `ms:N` or `level:N`, optionally followed by `,untuned` (hand-set weights)
 //! `,nolmr` (no late move reductions), `,mcts` (Monte Carlo tree search; then `,uniform` for
-//! uniform playouts and `,c=X` for the exploration constant).
+//! uniform playouts and `,c=X` for the exploration constant), `,w=W1/W2/...` (evaluation weights
+//! in `FEATURE_NAMES` order).
 
 use std::time::Duration;
 use vlt_engine::selfplay::{Chooser, play_match};
@@ -29,6 +30,10 @@ fn parse(spec: &str) -> (Engine, Chooser) {
             "uniform" => {
                 let c = e.config();
                 e.set_config(EngineConfig { mcts: MctsConfig { playout: Playout::Uniform, ..c.mcts }, ..c });
+            }
+            _ if p.starts_with("w=") => {
+                let v: Vec<i32> = p[2..].split('/').map(|x| x.parse().expect("w=N/N/...")).collect();
+                e.set_weights(Weights::from_array(v.try_into().expect("one weight per feature")));
             }
             _ if p.starts_with("c=") => {
                 let c = e.config();

@@ -1,6 +1,7 @@
 //! Fits the evaluation weights to self-play games (see `docs/engine.md`).
 //!
-//! `cargo run --release -p vlt-engine --example tune -- GAMES [SEED] [LEVEL] [CSV]`
+//! `cargo run --release -p vlt-engine --example tune -- GAMES [SEED] [LEVEL] [CSV] [PLAY]`
+//! (PLAY: `untuned`, the default, or `tuned`: the weights the self-play games are played with)
 //!
 //! 1. Plays GAMES games of the engine against itself at LEVEL (default 4: a 4-ply search choosing
 //!    among moves by a softmax on their values, so games are varied), from random balanced openings,
@@ -27,15 +28,20 @@ fn main() {
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(400);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let level = Level::new(args.get(3).and_then(|s| s.parse().ok()).unwrap_or(4)).expect("level 1-10");
-    let mut csv = args.get(4).map(|p| std::io::BufWriter::new(std::fs::File::create(p).expect("create CSV")));
+    let mut csv = args
+        .get(4)
+        .filter(|p| *p != "-")
+        .map(|p| std::io::BufWriter::new(std::fs::File::create(p).expect("create CSV")));
     if let Some(w) = csv.as_mut() {
         writeln!(w, "{},target", FEATURE_NAMES.join(",")).expect("write");
     }
 
     let mut e0 = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
     let mut e1 = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
-    e0.set_weights(Weights::UNTUNED);
-    e1.set_weights(Weights::UNTUNED);
+    let play =
+        if args.get(5).map(String::as_str) == Some("tuned") { Weights::TUNED } else { Weights::UNTUNED };
+    e0.set_weights(play);
+    e1.set_weights(play);
     let mut samples: Vec<([f64; N_FEATURES], f64)> = Vec::new();
     for g in 0..games {
         let opening = random_opening(seed.wrapping_mul(1_000_003).wrapping_add(g), 4, 2);

@@ -69,8 +69,21 @@ impl Weights {
         tempo: 0,
     };
 
-    /// Weights fitted by `examples/tune.rs` (see `docs/engine.md`).
-    pub const TUNED: Weights = Weights::UNTUNED;
+    /// Weights fitted by `examples/tune.rs` (see `docs/engine.md`): round 2, fitted to 2000 level-4
+    /// self-play games played with the round-1 weights (which were fitted to games played with
+    /// [`Weights::UNTUNED`]).
+    pub const TUNED: Weights = Weights {
+        capture_now: 80,
+        capture_threat: -52,
+        row_stones: 1,
+        exposed_singles: -50,
+        holes_of_12: -74,
+        holes_13_plus: -81,
+        empty_reachable: -32,
+        mobility: 205,
+        capture_moves: 10,
+        tempo: -91,
+    };
 
     /// The weights as an array in [`FEATURE_NAMES`] order.
     #[must_use]

@@ -197,6 +197,7 @@ pub struct Engine {
     tt: Arc<Tt>,
     weights: Weights,
     reductions: bool,
+    tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
 }
 
 impl Engine {
@@ -208,6 +209,7 @@ impl Engine {
             tt: Arc::new(Tt::new(config.hash_mb)),
             weights: Weights::default(),
             reductions: true,
+            tablebase: None,
         }
     }
 
@@ -239,6 +241,21 @@ impl Engine {
     /// Turns late move reductions on (the default) or off, for measuring what they bring.
     pub fn set_reductions(&mut self, on: bool) {
         self.reductions = on;
+    }
+
+    /// Sets (or removes) the endgame tables. The search then values every position with at most
+    /// [`vlt_tablebase::Tablebase::max_stones`] stones on the board exactly (R7 included), so
+    /// searches that reach the tables everywhere report exact scores.
+    pub fn set_tablebase(&mut self, tb: Option<Arc<vlt_tablebase::Tablebase>>) {
+        self.tablebase = tb;
+        // Table scores differ from searched ones: old entries would mix the two.
+        self.tt.clear();
+    }
+
+    /// The endgame tables in use, if any.
+    #[must_use]
+    pub fn tablebase(&self) -> Option<&Arc<vlt_tablebase::Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     /// Forgets everything learnt in earlier searches (the transposition table), so the next search
@@ -290,6 +307,10 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
         all: bool,
     ) -> SearchResult {
+        if let Some(r) = self.tablebase.as_deref().and_then(|tb| tablebase_result(tb, game)) {
+            on_info(&r.info);
+            return r;
+        }
         self.tt.new_search();
         let threads = self.config.threads.max(1);
         let sh = Shared {
@@ -303,6 +324,8 @@ impl Engine {
             nodes: AtomicU64::new(0),
             single: threads == 1,
             lmr: self.reductions,
+            tb: self.tablebase.as_deref(),
+            tb_max: self.tablebase.as_ref().map_or(0, |t| t.max_stones()),
         };
         let history = game.since_last_capture();
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
@@ -339,6 +362,44 @@ impl Engine {
     pub fn play_level(&mut self, game: &Game, level: Level, seed: u64) -> Move {
         level::play(self, game, level, seed)
     }
+}
+
+/// The result straight from the endgame tables when they cover the current position: every move's
+/// exact value, and a principal variation that follows the best moves (until the game ends, a
+/// position repeats (R7) or 40 moves).
+fn tablebase_result(tb: &vlt_tablebase::Tablebase, game: &Game) -> Option<SearchResult> {
+    let start = Instant::now();
+    let pos = game.position();
+    let mut moves = tb.probe_moves(pos)?;
+    moves.sort_by_key(|&(_, v)| -v);
+    let (best, score) = *moves.first()?;
+    let mut pv = Vec::new();
+    let mut keys: Vec<u128> = game.since_last_capture().iter().map(|p| p.repetition_key()).collect();
+    let mut p = pos;
+    while pv.len() < 40 && !p.is_game_over() {
+        let Some(m) = tb.probe_moves(p).and_then(|ms| ms.into_iter().max_by_key(|&(_, v)| v)) else { break };
+        pv.push(m.0);
+        let (next, k) = p.play_counting(m.0);
+        if k > 0 {
+            keys.clear();
+        } else if keys.contains(&next.repetition_key()) {
+            break;
+        }
+        keys.push(next.repetition_key());
+        p = next;
+    }
+    let elapsed = start.elapsed();
+    let nodes = pv.len() as u64 + 1;
+    let info = SearchInfo {
+        depth: pv.len() as u32,
+        score,
+        exact: true,
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        elapsed,
+        pv,
+    };
+    Some(SearchResult { best, info, moves })
 }
 
 /// Iterative deepening on one thread. Thread 0 (the main one) reports progress and its result is

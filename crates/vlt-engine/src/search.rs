@@ -52,6 +52,10 @@ pub(crate) struct Shared<'a> {
     pub single: bool,
     /// Late move reductions on.
     pub lmr: bool,
+    /// Endgame tables, probed when the board holds at most `tb_max` stones.
+    pub tb: Option<&'a vlt_tablebase::Tablebase>,
+    /// The most stones the tables cover (0 without tables: an empty board needs no probe).
+    pub tb_max: u32,
 }
 
 /// A root move and what the last iteration found for it.
@@ -88,6 +92,8 @@ pub(crate) struct Thread<'a> {
     pub seldepth: usize,
     /// Late move reductions on (off only for measurements).
     pub lmr: bool,
+    /// Positions whose value came from the endgame tables.
+    pub tb_hits: u64,
 }
 
 fn mv(hole: u8) -> Move {
@@ -123,6 +129,7 @@ impl<'a> Thread<'a> {
             root,
             seldepth: 0,
             lmr: sh.lmr,
+            tb_hits: 0,
         }
     }
 
@@ -307,6 +314,15 @@ impl<'a> Thread<'a> {
             self.seldepth = ply;
         }
         self.nodes += 1;
+        // Endgame tables: an exact value under R7, a proof (no evaluation involved).
+        if let Some(tb) = self.sh.tb {
+            if pos.stones_on_board() <= self.sh.tb_max {
+                if let Some(v) = tb.probe(pos) {
+                    self.tb_hits += 1;
+                    return v * STONE;
+                }
+            }
+        }
         if depth <= 0 || ply >= MAX_PLY {
             self.heuristic = true;
             return evaluate(pos, &self.sh.weights).clamp(-60 * STONE, 60 * STONE);

@@ -282,3 +282,58 @@ fn mcts_takes_a_big_capture() {
     assert!(want.info.exact);
     assert_eq!(r.best, want.best, "MCTS {:?} vs alpha-beta {:?}", r.moves, want.moves);
 }
+
+/// With endgame tables the engine's values are the tables' exact values (R7 included), at the root
+/// (straight from the tables) and above them (the search probes at its leaves).
+#[test]
+fn tablebase_values_are_exact() {
+    use std::sync::Arc;
+    use vlt_tablebase::{Tablebase, build::build_in_memory};
+    let tb = Arc::new(Tablebase::from_layers(build_in_memory(9)));
+    let mut e = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+    e.set_tablebase(Some(tb.clone()));
+    let mut rng = SplitMix64(5);
+    let mut memo = HashMap::new();
+    for _ in 0..60 {
+        // Inside the tables: the root result comes from them.
+        let pos = random_small_position(&mut rng, 9);
+        if pos.is_game_over() {
+            continue;
+        }
+        let r = search(&mut e, &Game::new(pos), depth(3));
+        assert!(r.info.exact);
+        assert_eq!(r.info.score, tb.probe(pos).unwrap(), "{pos}");
+        if pos.stones_on_board() <= 8 {
+            assert_eq!(r.info.score, oracle(pos, &mut memo), "{pos}: tables and oracle agree");
+        }
+    }
+    // Just above the tables (10-11 stones): a deep search is exact, and equals the value computed
+    // from the tables one move down.
+    let mut checked = 0;
+    for _ in 0..200 {
+        let pos = random_small_position(&mut rng, 11);
+        if pos.stones_on_board() <= 9 || pos.is_game_over() {
+            continue;
+        }
+        let below: Option<i32> = pos
+            .legal_moves()
+            .map(|m| {
+                let (c, k) = pos.play_counting(m);
+                if k == 0 {
+                    return None;
+                }
+                let v = tb.probe(c)?;
+                Some(i32::from(k) + if c.to_move() == pos.to_move() && !c.is_game_over() { v } else { -v })
+            })
+            .collect::<Option<Vec<i32>>>()
+            .and_then(|v| v.into_iter().max());
+        // Only where every move captures, so every child is in the tables and no R7 cycle can
+        // start at the root.
+        let Some(want) = below else { continue };
+        let r = search(&mut e, &Game::new(pos), depth(2));
+        assert!(r.info.exact, "{pos}");
+        assert_eq!(r.info.score, want, "{pos}");
+        checked += 1;
+    }
+    assert!(checked > 0, "some positions where every move captures");
+}
