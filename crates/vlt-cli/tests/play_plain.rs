@@ -32,7 +32,10 @@ fn two_moves_then_end_of_input() {
     assert_eq!(out.matches("Computer (A) sowed").count(), 2, "{out}");
     // The start board, R1 layout, A's store on the left and B's on the right.
     assert!(out.contains("          1A  2A  3A  4A  5A  6A\n  A  0 |   5   5   5   5   5   5 |\n"), "{out}");
-    assert!(out.contains("       |   5   5   5   5   5   5 |  0 B\n          6B  5B  4B  3B  2B  1B"), "{out}");
+    assert!(
+        out.contains("       |   5   5   5   5   5   5 |  0 B\n          6B  5B  4B  3B  2B  1B"),
+        "{out}"
+    );
     assert!(out.trim_end().ends_with("End of input: the game stops here."), "{out}");
 }
 
@@ -61,7 +64,8 @@ fn mistakes_are_explained_and_commands_work() {
 #[test]
 fn a_whole_game_against_level_1() {
     let input = "1\n2\n3\n4\n5\n6\n".repeat(20);
-    let o = vlt_plain(&["--level", "1", "--seed", "3", "--position", "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30"], &input);
+    let o =
+        vlt_plain(&["--level", "1", "--seed", "3", "--position", "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30"], &input);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     assert!(

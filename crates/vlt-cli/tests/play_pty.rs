@@ -83,7 +83,8 @@ fn a_whole_game_by_key_presses_in_a_pty() {
     // Play: on each turn press the digits 1..6 of our holes; empty ones are explained.
     let mut presses = 0;
     loop {
-        let t = screen.wait(30, "our turn or the end", |t| t.contains("You (B) to move") || t.contains("Game over"));
+        let t = screen
+            .wait(30, "our turn or the end", |t| t.contains("You (B) to move") || t.contains("Game over"));
         if t.contains("Game over") {
             break;
         }
@@ -105,7 +106,8 @@ fn a_whole_game_by_key_presses_in_a_pty() {
         let s = vt.screen();
         // Row 6 crosses both stores: A's count on the left, B's on the right.
         let row = s.rows(0, 80).nth(6).unwrap();
-        let counts: Vec<u32> = row.split(['│', '└', '┘', '─']).filter_map(|c| c.trim().parse().ok()).collect();
+        let counts: Vec<u32> =
+            row.split(['│', '└', '┘', '─']).filter_map(|c| c.trim().parse().ok()).collect();
         assert_eq!(counts.len(), 2, "{row}");
         assert_eq!(counts[0] + counts[1], 60, "{end}");
     }

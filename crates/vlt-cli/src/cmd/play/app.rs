@@ -464,10 +464,11 @@ impl App {
             Action::Left => self.step_cursor(false),
             Action::Right => self.step_cursor(true),
             Action::Enter => self.choose(self.cursor, now),
-            Action::Click(col, row) => match super::render::hole_at(self.area, col, row) {
-                Some(h) => self.choose(h, now),
-                None => {}
-            },
+            Action::Click(col, row) => {
+                if let Some(h) = super::render::hole_at(self.area, col, row) {
+                    self.choose(h, now);
+                }
+            }
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
             Action::Hint => {

@@ -315,7 +315,7 @@ fn save_then_load_restores_the_game() {
     assert_eq!(b.game.moves(), &moves[..]);
     b.load(&format!("{path}.missing"), now);
     assert!(b.message.starts_with("Could not load"), "{}", b.message);
-    std::fs::write(&format!("{path}.bad"), "not a record {").unwrap();
+    std::fs::write(format!("{path}.bad"), "not a record {").unwrap();
     b.load(&format!("{path}.bad"), now);
     assert!(b.message.starts_with("Could not load"), "{}", b.message);
     assert_eq!(b.game.moves(), &moves[..], "a failed load keeps the game");
