@@ -31,7 +31,13 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { max_body: 64 * 1024, max_message: 4096, max_open_games: 10_000, engine_ms: 1500, engine_threads: 2 }
+        Bounds {
+            max_body: 64 * 1024,
+            max_message: 4096,
+            max_open_games: 10_000,
+            engine_ms: 1500,
+            engine_threads: 2,
+        }
     }
 }
 
@@ -176,14 +182,22 @@ fn seats(row: &GameRow) -> [SeatState; 2] {
 
 impl LiveGame {
     fn view(&self) -> GameView {
-        game_view(&self.row.id, &self.row.mode, self.row.level, seats(&self.row), &self.game, (self.version, &self.epoch))
+        game_view(
+            &self.row.id,
+            &self.row.mode,
+            self.row.level,
+            seats(&self.row),
+            &self.game,
+            (self.version, &self.epoch),
+        )
     }
 
     /// The seat `token` holds, comparing without an early exit so timing does not leak it.
     fn seat(&self, token: &str) -> Option<Seat> {
         let eq = |t: &Option<String>| {
             t.as_deref().is_some_and(|t| {
-                t.len() == token.len() && t.bytes().zip(token.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+                t.len() == token.len()
+                    && t.bytes().zip(token.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
             })
         };
         match (eq(&self.row.token_b), eq(&self.row.token_a)) {
@@ -209,7 +223,8 @@ fn rebuild(row: &GameRow, moves: &[String]) -> Result<Game, ApiError> {
         row.start.parse().map_err(|e| ApiError::Internal(format!("stored start of {}: {e}", row.id)))?;
     let mut game = Game::new(start);
     for m in moves {
-        let mv: Move = m.parse().map_err(|e| ApiError::Internal(format!("stored move of {}: {e}", row.id)))?;
+        let mv: Move =
+            m.parse().map_err(|e| ApiError::Internal(format!("stored move of {}: {e}", row.id)))?;
         game.play(mv).map_err(|e| ApiError::Internal(format!("stored move {m} of {}: {e}", row.id)))?;
     }
     if let Some(p) = row.resigned.as_deref().and_then(|p| p.parse::<Player>().ok()) {
@@ -260,9 +275,18 @@ impl Hub {
             return Ok(Arc::clone(l));
         }
         let key = id.to_string();
-        let (row, moves) = self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NotFound(id.into()))?;
+        let (row, moves) =
+            self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NotFound(id.into()))?;
         let game = rebuild(&row, &moves)?;
-        let live = Arc::new(Live { state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(&self.epoch) }), tx: broadcast::channel(64).0 });
+        let live = Arc::new(Live {
+            state: tokio::sync::Mutex::new(LiveGame {
+                row,
+                game,
+                version: 0,
+                epoch: Arc::clone(&self.epoch),
+            }),
+            tx: broadcast::channel(64).0,
+        });
         let live = {
             let mut games = self.games();
             if games.len() >= CACHE_SOFT_LIMIT {
@@ -312,7 +336,9 @@ impl Hub {
             Some(p) => {
                 let pos: Position = p.parse().map_err(|e| ApiError::BadRequest(format!("position: {e}")))?;
                 if pos.is_game_over() {
-                    return Err(ApiError::BadRequest("position: the board is empty, there is no game to play".into()));
+                    return Err(ApiError::BadRequest(
+                        "position: the board is empty, there is no game to play".into(),
+                    ));
                 }
                 pos
             }
@@ -358,11 +384,25 @@ impl Hub {
         self.insert(row, Game::new(start), token, seat).await
     }
 
-    async fn insert(self: &Arc<Self>, row: GameRow, game: Game, token: String, seat: Seat) -> Result<Seated, ApiError> {
+    async fn insert(
+        self: &Arc<Self>,
+        row: GameRow,
+        game: Game,
+        token: String,
+        seat: Seat,
+    ) -> Result<Seated, ApiError> {
         let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
         let r = row.clone();
         self.db(move |s| s.insert_game(&r, &moves)).await?;
-        let live = Arc::new(Live { state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(&self.epoch) }), tx: broadcast::channel(64).0 });
+        let live = Arc::new(Live {
+            state: tokio::sync::Mutex::new(LiveGame {
+                row,
+                game,
+                version: 0,
+                epoch: Arc::clone(&self.epoch),
+            }),
+            tx: broadcast::channel(64).0,
+        });
         let view = live.state.lock().await.view();
         self.games().insert(view.id.clone(), Arc::clone(&live));
         self.spawn_computer(&live);
@@ -469,7 +509,8 @@ impl Hub {
         if mv.len() > 8 {
             return Err(ApiError::BadRequest("a move is a hole name such as 3B (N1)".into()));
         }
-        let m = Move::parse_with(mv, Some(to_move)).map_err(|e| ApiError::BadRequest(format!("move: {e}")))?;
+        let m =
+            Move::parse_with(mv, Some(to_move)).map_err(|e| ApiError::BadRequest(format!("move: {e}")))?;
         self.commit(&live, &mut g, m).await?;
         let view = g.view();
         drop(g);
@@ -684,7 +725,11 @@ impl Hub {
     ///
     /// # Errors
     /// [`ApiError::Internal`] if the store fails.
-    pub async fn finished(&self, limit: usize, offset: usize) -> Result<Vec<crate::store::Summary>, ApiError> {
+    pub async fn finished(
+        &self,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<crate::store::Summary>, ApiError> {
         self.db(move |s| s.finished(limit.min(200), offset)).await
     }
 }

@@ -198,7 +198,8 @@ pub async fn run(cfg: LoadConfig, progress: Arc<Progress>) -> Result<LoadReport,
 type Res<T> = Result<T, String>;
 
 async fn post(ctx: &Ctx, path: &str, body: Value) -> Res<Value> {
-    let r = ctx.http.post(format!("{}{path}", ctx.base)).json(&body).send().await.map_err(|e| e.to_string())?;
+    let r =
+        ctx.http.post(format!("{}{path}", ctx.base)).json(&body).send().await.map_err(|e| e.to_string())?;
     let status = r.status();
     let v: Value = r.json().await.map_err(|e| e.to_string())?;
     if status.is_success() { Ok(v) } else { Err(format!("{status}: {v}")) }
@@ -249,8 +250,12 @@ async fn play_http(
     while game["result"].is_null() && Instant::now() < ctx.deadline {
         let mv = pick(rng, game).ok_or("no legal move in an unfinished game")?;
         let t0 = Instant::now();
-        *game = post(ctx, &format!("/api/games/{id}/move"), serde_json::json!({ "token": token_for(game, tokens), "move": mv }))
-            .await?;
+        *game = post(
+            ctx,
+            &format!("/api/games/{id}/move"),
+            serde_json::json!({ "token": token_for(game, tokens), "move": mv }),
+        )
+        .await?;
         lat.push(t0.elapsed());
         ctx.progress.moves.fetch_add(1, Ordering::Relaxed);
     }

@@ -55,7 +55,8 @@ struct ImportBody {
 }
 
 pub(crate) async fn create(State(hub): Hs, bytes: Body) -> Result<impl IntoResponse, ApiError> {
-    let req: NewGame = if bytes.as_ref().is_ok_and(Bytes::is_empty) { NewGame::default() } else { body(&hub, &bytes)? };
+    let req: NewGame =
+        if bytes.as_ref().is_ok_and(Bytes::is_empty) { NewGame::default() } else { body(&hub, &bytes)? };
     Ok((axum::http::StatusCode::CREATED, Json(hub.create(req).await?)))
 }
 
@@ -67,22 +68,38 @@ pub(crate) async fn join(State(hub): Hs, Path(id): Path<String>) -> Result<impl 
     Ok(Json(hub.join(&id).await?))
 }
 
-pub(crate) async fn play(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+pub(crate) async fn play(
+    State(hub): Hs,
+    Path(id): Path<String>,
+    bytes: Body,
+) -> Result<impl IntoResponse, ApiError> {
     let b: MoveBody = body(&hub, &bytes)?;
     Ok(Json(hub.play(&id, &b.token, &b.mv).await?))
 }
 
-pub(crate) async fn resign(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+pub(crate) async fn resign(
+    State(hub): Hs,
+    Path(id): Path<String>,
+    bytes: Body,
+) -> Result<impl IntoResponse, ApiError> {
     let b: TokenBody = body(&hub, &bytes)?;
     Ok(Json(hub.resign(&id, &b.token).await?))
 }
 
-pub(crate) async fn undo(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+pub(crate) async fn undo(
+    State(hub): Hs,
+    Path(id): Path<String>,
+    bytes: Body,
+) -> Result<impl IntoResponse, ApiError> {
     let b: TokenBody = body(&hub, &bytes)?;
     Ok(Json(hub.undo(&id, &b.token).await?))
 }
 
-pub(crate) async fn hint(State(hub): Hs, Path(id): Path<String>, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+pub(crate) async fn hint(
+    State(hub): Hs,
+    Path(id): Path<String>,
+    bytes: Body,
+) -> Result<impl IntoResponse, ApiError> {
     let b: TokenBody = body(&hub, &bytes)?;
     if hub.seat_of(&id, &b.token).await?.is_none() {
         return Err(ApiError::Forbidden("this token holds no seat in this game".into()));
@@ -120,16 +137,20 @@ pub(crate) struct ListQuery {
 }
 
 pub(crate) async fn list(State(hub): Hs, Query(q): Query<ListQuery>) -> Result<impl IntoResponse, ApiError> {
-    Ok(Json(serde_json::json!({ "games": hub.finished(q.limit.unwrap_or(50), q.offset.unwrap_or(0)).await? })))
+    Ok(Json(
+        serde_json::json!({ "games": hub.finished(q.limit.unwrap_or(50), q.offset.unwrap_or(0)).await? }),
+    ))
 }
 
 /// The seeds' three worked examples, each with the traced move, for the rules page (R3, R4).
 pub(crate) async fn examples() -> Result<impl IntoResponse, ApiError> {
     let mut out = Vec::new();
     for ex in WORKED_EXAMPLES {
-        let pos: Position = ex.position.parse().map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
+        let pos: Position =
+            ex.position.parse().map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
         let mv: Move = ex.mv.parse().map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
-        let (after, outcome) = pos.play_traced(mv).map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
+        let (after, outcome) =
+            pos.play_traced(mv).map_err(|e| ApiError::Internal(format!("example {}: {e}", ex.id)))?;
         out.push(serde_json::json!({
             "id": ex.id,
             "position": ex.position,

@@ -111,9 +111,7 @@ pub struct Store {
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
 impl Store {
@@ -185,7 +183,10 @@ impl Store {
             ],
         )?;
         for (i, m) in moves.iter().enumerate() {
-            tx.execute("INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)", params![g.id, i as i64, m])?;
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                params![g.id, i as i64, m],
+            )?;
         }
         tx.commit()?;
         Ok(())
@@ -226,7 +227,10 @@ impl Store {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2", params![id, len as i64])?;
-        tx.execute("UPDATE games SET finished = 0, result = NULL, updated = ?2 WHERE id = ?1", params![id, now()])?;
+        tx.execute(
+            "UPDATE games SET finished = 0, result = NULL, updated = ?2 WHERE id = ?1",
+            params![id, now()],
+        )?;
         tx.commit()?;
         Ok(())
     }
@@ -305,7 +309,13 @@ impl Store {
         )?;
         let rows = stmt
             .query_map(params![limit as i64, offset as i64], |r| {
-                Ok(Summary { id: r.get(0)?, mode: r.get(1)?, result: r.get(2)?, moves: r.get(3)?, updated: r.get(4)? })
+                Ok(Summary {
+                    id: r.get(0)?,
+                    mode: r.get(1)?,
+                    result: r.get(2)?,
+                    moves: r.get(3)?,
+                    updated: r.get(4)?,
+                })
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
@@ -316,7 +326,10 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn open_games(&self) -> Result<usize, StoreError> {
-        Ok(self.conn().query_row("SELECT COUNT(*) FROM games WHERE finished = 0", [], |r| r.get::<_, i64>(0))? as usize)
+        Ok(self
+            .conn()
+            .query_row("SELECT COUNT(*) FROM games WHERE finished = 0", [], |r| r.get::<_, i64>(0))?
+            as usize)
     }
 }
 

@@ -71,12 +71,19 @@ impl Server {
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn ws(server: &Server, id: &str, token: &str) -> Ws {
-    tokio_tungstenite::connect_async(format!("{}/api/games/{id}/ws?token={token}", server.ws)).await.unwrap().0
+    tokio_tungstenite::connect_async(format!("{}/api/games/{id}/ws?token={token}", server.ws))
+        .await
+        .unwrap()
+        .0
 }
 
 async fn next_msg(s: &mut Ws) -> Value {
     loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), s.next()).await.expect("no message").unwrap().unwrap();
+        let m = tokio::time::timeout(Duration::from_secs(10), s.next())
+            .await
+            .expect("no message")
+            .unwrap()
+            .unwrap();
         if let Message::Text(t) = m {
             return serde_json::from_str(t.as_str()).unwrap();
         }
@@ -119,7 +126,8 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
     let mut game = s.game(&id).await;
     let mut x: u64 = 12345;
     while game["result"].is_null() {
-        let legal: Vec<String> = game["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().into()).collect();
+        let legal: Vec<String> =
+            game["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().into()).collect();
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         let mv = legal[(x >> 33) as usize % legal.len()].clone();
         let before = plies(&game);
@@ -148,7 +156,8 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
     assert!(e["error"].as_str().unwrap().contains("over"));
 
     // The record reads back as the same game, and the archive lists it.
-    let text = s.http.get(format!("{}/api/games/{id}/record", s.base)).send().await.unwrap().text().await.unwrap();
+    let text =
+        s.http.get(format!("{}/api/games/{id}/record", s.base)).send().await.unwrap().text().await.unwrap();
     let rec = Record::parse(&text).unwrap();
     assert_eq!(rec.game.moves(), reference.moves());
     let (_, list) = s.get("/api/games?limit=10").await;
@@ -342,7 +351,8 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
         assert_eq!(st, 200, "{r}");
         g = until_human_turn(&s, &id, "B").await;
     }
-    let text = s.http.get(format!("{}/api/games/{id}/record", s.base)).send().await.unwrap().text().await.unwrap();
+    let text =
+        s.http.get(format!("{}/api/games/{id}/record", s.base)).send().await.unwrap().text().await.unwrap();
     assert!(text.contains("computer level 1"), "{text}");
     // Import the record: a new game with the same moves and result.
     let (st, imp) = s.post("/api/import", json!({"record": text})).await;

@@ -12,8 +12,10 @@ use vlt_server::loadtest::{LoadConfig, Progress, Transport};
 /// second and latency percentiles. Bounded in games and time; stops by itself; resigns the games it
 /// leaves unfinished.
 #[derive(clap::Args)]
-#[command(after_help = "Example:\n  vlt serve --addr 127.0.0.1:8099 --db /tmp/load.db &\n  vlt loadtest --addr \
-                        127.0.0.1:8099 --games 100 --seconds 20 --via ws")]
+#[command(
+    after_help = "Example:\n  vlt serve --addr 127.0.0.1:8099 --db /tmp/load.db &\n  vlt loadtest --addr \
+                        127.0.0.1:8099 --games 100 --seconds 20 --via ws"
+)]
 pub struct Args {
     /// The server (a loopback address).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -51,7 +53,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let progress = Arc::new(Progress::default());
     let bar = ProgressBar::new(a.seconds);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} s  {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{bar:30} {pos}/{len} s  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let report = rt.block_on(async {
