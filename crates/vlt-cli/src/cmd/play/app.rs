@@ -153,6 +153,8 @@ pub struct App {
     /// Counts ticks, for the thinking indicator.
     pub ticks: u64,
     worker: Option<Worker>,
+    /// What the animated move did, told once the animation has shown it.
+    after_anim: Option<String>,
     pending: Vec<Pending>,
     ready: Option<(Move, Instant)>,
     next_id: u64,
@@ -180,6 +182,7 @@ impl App {
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,
             worker: engine.then(Worker::spawn),
+            after_anim: None,
             pending: Vec::new(),
             ready: None,
             next_id: 1,
@@ -197,6 +200,14 @@ impl App {
         }
         self.log.push(s.clone());
         self.message = s;
+    }
+
+    /// Stops the animation and tells what the move did.
+    fn end_anim(&mut self) {
+        self.anim = None;
+        if let Some(text) = self.after_anim.take() {
+            self.say(text);
+        }
     }
 
     /// The name of a player as the screen shows it: "You (B)", "Computer (A)", "Player B".
@@ -261,7 +272,7 @@ impl App {
     /// Starts a new game from the setup's start position.
     pub fn new_game(&mut self, now: Instant) {
         self.game = Game::new(self.setup.start());
-        self.anim = None;
+        self.end_anim();
         self.mode = Mode::Play;
         self.cursor = first_cursor(self.game.position());
         let msg = match self.game.result() {
@@ -276,8 +287,14 @@ impl App {
     pub fn play(&mut self, mv: Move, now: Instant) -> Result<(), PlayError> {
         let before = self.game.position();
         let outcome = self.game.play(mv)?;
-        self.say(describe_move(&self.cat, &self.setup, &self.game, mv, outcome));
-        self.anim = self.setup.animate.then(|| Anim::new(before, outcome, now));
+        self.end_anim();
+        let text = describe_move(&self.cat, &self.setup, &self.game, mv, outcome);
+        if self.setup.animate {
+            self.anim = Some(Anim::new(before, outcome, now));
+            self.after_anim = Some(text);
+        } else {
+            self.say(text);
+        }
         self.after_change(now);
         Ok(())
     }
@@ -298,7 +315,7 @@ impl App {
             self.say(self.cat.f("illegal_empty", &[("hole", &hole)]));
         } else {
             self.cursor = hole;
-            self.anim = None;
+            self.end_anim();
             // Legal by the checks above; an error here would be a bug in them, so say it plainly.
             if let Err(e) = self.play(Move(hole), now) {
                 self.say(e.to_string());
@@ -321,7 +338,7 @@ impl App {
     /// Takes back moves: the last one, and against the computer also its replies, so that the
     /// user is to move again.
     pub fn undo(&mut self, now: Instant) {
-        self.anim = None;
+        self.end_anim();
         if self.game.undo().is_none() {
             self.say(self.cat.t("nothing_to_undo"));
             return;
@@ -335,7 +352,7 @@ impl App {
 
     /// Plays again what undo took back, up to the user's next turn.
     pub fn redo(&mut self, now: Instant) {
-        self.anim = None;
+        self.end_anim();
         if self.game.redo().is_none() {
             self.say(self.cat.t("nothing_to_redo"));
             return;
@@ -353,7 +370,9 @@ impl App {
     /// Handles one action at `now`.
     pub fn act(&mut self, action: Action, now: Instant) {
         // Any key ends a running animation at once (the board jumps to the position after it).
-        if self.anim.take().is_some_and(|a| a.frame(now).is_some()) && matches!(action, Action::Skip) {
+        let running = self.anim.as_ref().is_some_and(|a| a.frame(now).is_some());
+        self.end_anim();
+        if running && matches!(action, Action::Skip) {
             return;
         }
         match self.mode.clone() {
@@ -554,7 +573,7 @@ impl App {
         match Record::parse(&text) {
             Ok(rec) => {
                 self.game = rec.game;
-                self.anim = None;
+                self.end_anim();
                 self.file = path.to_string();
                 self.cursor = first_cursor(self.game.position());
                 let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
@@ -610,7 +629,7 @@ impl App {
             }
         }
         if self.anim.as_ref().is_some_and(|a| a.frame(now).is_none()) {
-            self.anim = None;
+            self.end_anim();
         }
         if self.anim.is_none() && self.mode == Mode::Play {
             if let Some((mv, at)) = self.ready {
@@ -633,11 +652,11 @@ impl App {
                 let now = Instant::now();
                 self.on_reply(r);
                 if let Some((mv, _)) = self.ready.take() {
-                    self.anim = None;
+                    self.end_anim();
                     if let Err(e) = self.play(mv, now) {
                         self.say(e.to_string());
                     }
-                    self.anim = None;
+                    self.end_anim();
                 }
                 true
             }

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Padding, Paragraph, Wrap};
 use std::time::Instant;
 use vlt_core::examples::WORKED_EXAMPLES;
 use vlt_core::{ByPlayer, HOLES, Hole, Player, Position};
@@ -42,13 +42,16 @@ pub struct Geometry {
     pub below: u16,
     /// The left part's width (board and texts).
     pub left_w: u16,
+    /// The board's left edge; the texts below start there too.
+    pub x0: u16,
 }
 
 /// The board's geometry on a screen (R1's layout).
 pub fn geometry(area: Rect) -> Geometry {
     let left_w = area.width.saturating_sub(MOVES_W).max(BOARD_W);
     let x0 = area.x + (left_w - BOARD_W) / 2;
-    let y0 = area.y + 2;
+    // On a tall screen the board and its texts sit in the middle rather than at the top.
+    let y0 = area.y + 2 + area.height.saturating_sub(MIN_H) / 2;
     let mut holes = [Rect::default(); HOLES];
     for h in Hole::ALL {
         let n = u16::from(h.number());
@@ -62,7 +65,7 @@ pub fn geometry(area: Rect) -> Geometry {
         Rect::new(x0 + STORE_W + 6 * HOLE_W, y0, STORE_W, 2 * HOLE_H),
         Rect::new(x0, y0, STORE_W, 2 * HOLE_H),
     );
-    Geometry { holes, stores, below: y0 + 2 * HOLE_H, left_w }
+    Geometry { holes, stores, below: y0 + 2 * HOLE_H, left_w, x0 }
 }
 
 /// The hole under a screen cell, for mouse clicks.
@@ -209,8 +212,8 @@ fn draw_moves(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) {
     let cat = &app.cat;
-    let w = g.left_w;
-    let x = area.x + 1;
+    let w = BOARD_W + 2;
+    let x = g.x0;
     let mut y = g.below + 1;
     // The status: whose turn, or what is going on.
     let pos = app.game.position();
@@ -288,7 +291,8 @@ fn eval_line(app: &App, spin: char) -> Line<'static> {
     };
     Line::from(vec![
         Span::raw(format!("{}: A ", cat.t("eval"))),
-        Span::styled("█".repeat(BAR as usize - b_cells), Style::new().fg(Color::Magenta)),
+        // Different glyphs as well as colours, so the split shows on a monochrome terminal.
+        Span::styled("░".repeat(BAR as usize - b_cells), Style::new().fg(Color::Magenta)),
         Span::styled("█".repeat(b_cells), Style::new().fg(Color::Cyan)),
         Span::raw(format!(" B  {leader}  ({})", cat.f("depth", &[("n", &e.depth)]))),
     ])
@@ -358,7 +362,7 @@ fn draw_rules(f: &mut Frame, cat: &Catalog, page: usize, area: Rect) {
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled(cat.t("rules_keys"), Style::new().fg(Color::Gray))));
-    let block = Block::bordered().title(title);
+    let block = Block::bordered().title(title).padding(Padding::horizontal(1));
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
 }
 
