@@ -28,7 +28,7 @@ fn two_moves_then_end_of_input() {
     let o = vlt_plain(&["--level", "1", "--seed", "7"], "3\n5\n");
     let out = stdout(&o);
     assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("You (B) sowed 3B (5 stones)."), "{out}");
+    assert!(out.contains("You (B) sowed 3B, stones: 5."), "{out}");
     assert_eq!(out.matches("Computer (A) sowed").count(), 2, "{out}");
     // The start board, R1 layout, A's store on the left and B's on the right.
     assert!(out.contains("          1A  2A  3A  4A  5A  6A\n  A  0 |   5   5   5   5   5   5 |\n"), "{out}");
@@ -52,7 +52,7 @@ fn mistakes_are_explained_and_commands_work() {
     assert!(out.contains("Hole 5A is not yours: Player B sows from their own row."), "{out}");
     assert!(out.contains("Not a move or command: banana."), "{out}");
     assert!(out.contains("Commands: board, moves, undo"), "{out}");
-    assert!(out.contains("Player B sowed 4B (1 stones)."), "{out}");
+    assert!(out.contains("Player B sowed 4B, stones: 1."), "{out}");
     assert!(out.contains("Moves: 4B"), "{out}");
     assert!(out.contains("Taken back: 0 moves remain."), "{out}");
     assert!(out.contains("Played again: 1 moves."), "{out}");

@@ -431,7 +431,8 @@ impl App {
                     _ => ply,
                 };
                 self.mode = Mode::Replay(ply);
-                self.say(replay_text(&self.cat, &self.setup, &self.game, ply));
+                // The caption is not logged: stepping back and forth would flood the log.
+                self.message = replay_text(&self.cat, &self.setup, &self.game, ply);
             }
         }
     }
@@ -518,7 +519,7 @@ impl App {
             Action::Replay => {
                 self.cancel();
                 self.mode = Mode::Replay(0);
-                self.say(replay_text(&self.cat, &self.setup, &self.game, 0));
+                self.message = replay_text(&self.cat, &self.setup, &self.game, 0);
             }
             Action::Rules => self.mode = Mode::Rules(0),
             Action::Quit | Action::Back => self.quit = true,

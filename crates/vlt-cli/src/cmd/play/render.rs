@@ -246,8 +246,10 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     // The last few messages, the newest at the bottom and brightest, so the user's move and the
     // computer's reply can both be read.
     let msg_h = (area.height - 2).saturating_sub(y + 1).min(6);
-    let n = app.log.len();
-    let lines: Vec<Line> = app.log[n.saturating_sub(3)..]
+    let replay = [app.message.clone()];
+    let log: &[String] = if matches!(app.mode, Mode::Replay(_)) { &replay } else { &app.log };
+    let n = log.len();
+    let lines: Vec<Line> = log[n.saturating_sub(3)..]
         .iter()
         .enumerate()
         .map(|(i, m)| {
@@ -259,7 +261,7 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     // Roughly the wrapped height (words wrap a little earlier than characters would).
     let width = usize::from(w - 2);
     let text_h: usize =
-        app.log[n.saturating_sub(3)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
+        log[n.saturating_sub(3)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
     let text_h = text_h as u16;
     let scroll = text_h.saturating_sub(msg_h);
     f.render_widget(
