@@ -3,7 +3,7 @@
 //! two moves away, walking into a chain) rather than random ones; high levels search deep and pick
 //! the best move.
 
-use crate::{Engine, Game, Level, Limits, Stop, eval::STONE};
+use crate::{Engine, Game, Level, Limits, Stop};
 use std::time::Duration;
 use vlt_core::Move;
 use vlt_core::playout::SplitMix64;
@@ -52,14 +52,11 @@ pub(crate) fn play(engine: &mut Engine, game: &Game, level: Level, seed: u64) ->
         return engine.search(game, &s.limits, &stop, &mut |_| {}).expect("the game is not over").best;
     }
     let r = engine.analyse(game, &s.limits, &stop, &mut |_| {}).expect("the game is not over");
-    // Scores in stones are coarse; the exact root values in centistones are not kept, so a stone
-    // is the unit here (temperature is in centistones).
-    let best = r.moves[0].1;
-    let weights: Vec<f64> = r
-        .moves
-        .iter()
-        .map(|&(_, v)| (f64::from((v - best) * STONE) / f64::from(s.temperature)).exp())
-        .collect();
+    // The softmax works on the exact root values in centistones, finer than the result's stones.
+    let cs = engine.last_root_centistones().to_vec();
+    let best = cs.iter().copied().max().unwrap_or(0);
+    let weights: Vec<f64> =
+        cs.iter().map(|&v| (f64::from(v - best) / f64::from(s.temperature)).exp()).collect();
     let total: f64 = weights.iter().sum();
     let mut rng = SplitMix64(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;

@@ -198,6 +198,8 @@ pub struct Engine {
     weights: Weights,
     reductions: bool,
     tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
+    /// The last alpha-beta search's root move scores in centistones, in `SearchResult::moves` order.
+    last_root_cs: Vec<i32>,
 }
 
 impl Engine {
@@ -210,6 +212,7 @@ impl Engine {
             weights: Weights::default(),
             reductions: true,
             tablebase: None,
+            last_root_cs: Vec::new(),
         }
     }
 
@@ -309,6 +312,7 @@ impl Engine {
     ) -> SearchResult {
         if let Some(r) = self.tablebase.as_deref().and_then(|tb| tablebase_result(tb, game)) {
             on_info(&r.info);
+            self.last_root_cs = r.moves.iter().map(|&(_, v)| v * STONE).collect();
             return r;
         }
         self.tt.new_search();
@@ -338,7 +342,7 @@ impl Engine {
             sh.abort.store(true, Ordering::Relaxed);
             r
         });
-        result.unwrap_or_else(|| {
+        let (r, cs) = result.unwrap_or_else(|| {
             // Only when stopped before the first iteration ended (threads > 1): any legal move.
             let pos = game.position();
             let best = pos.legal_moves().next().expect("not over");
@@ -351,8 +355,19 @@ impl Engine {
                 elapsed: sh.start.elapsed(),
                 pv: vec![best],
             };
-            SearchResult { best, info, moves: pos.legal_moves().map(|m| (m, 0)).collect() }
-        })
+            let moves: Vec<(Move, i32)> = pos.legal_moves().map(|m| (m, 0)).collect();
+            let cs = vec![0; moves.len()];
+            (SearchResult { best, info, moves }, cs)
+        });
+        self.last_root_cs = cs;
+        r
+    }
+
+    /// The root move scores of the last alpha-beta search in centistones (`1/100` stone), in the
+    /// order of its `SearchResult::moves`: finer than the whole stones of the result.
+    #[must_use]
+    pub fn last_root_centistones(&self) -> &[i32] {
+        &self.last_root_cs
     }
 
     /// The move a player of `level` makes here; `seed` makes its choices reproducible.
@@ -412,7 +427,7 @@ fn iterate(
     all: bool,
     index: usize,
     on_info: &mut dyn FnMut(&SearchInfo),
-) -> Option<SearchResult> {
+) -> Option<(SearchResult, Vec<i32>)> {
     let root_pos = *history.last().expect("the root");
     let mut t = Thread::new(sh, history);
     // First iteration order: bigger captures first (stable, so ring order breaks ties).
@@ -420,7 +435,7 @@ fn iterate(
     if index > 0 {
         t.rotate_root(index);
     }
-    let mut result: Option<SearchResult> = None;
+    let mut result: Option<(SearchResult, Vec<i32>)> = None;
     let mut prev = 0;
     let first = 1 + (index % 2) as u32;
     for depth in first..=max_depth {
@@ -481,7 +496,8 @@ fn iterate(
             .iter()
             .map(|r| (Move(vlt_core::Hole::from_index(r.hole as usize).expect("hole")), to_stones(r.score)))
             .collect();
-        result = Some(SearchResult { best: pv[0], info, moves });
+        let cs = t.root.iter().map(|r| r.score).collect();
+        result = Some((SearchResult { best: pv[0], info, moves }, cs));
         if exact || sh.node_limit.is_some_and(|n| nodes >= n) {
             break;
         }
