@@ -121,3 +121,25 @@ fn full_screen_needs_a_terminal() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--plain"));
 }
+
+/// `save FILE` writes a record; `--load FILE` goes on from it; a bad file is an input error.
+#[test]
+fn save_then_load_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("vlt-play-plain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("g.txt");
+    let file = file.to_str().unwrap();
+    let o = vlt_plain(&["--opponent", "human"], &format!("3\n1\nsave {file}\nquit\n"));
+    assert!(stdout(&o).contains(&format!("Saved the game to {file}.")), "{}", stdout(&o));
+    let o = vlt_plain(&["--opponent", "human", "--load", file], "moves\n");
+    let out = stdout(&o);
+    assert!(out.contains("Moves: 3B 1A"), "{out}");
+    assert!(out.contains("Player B to move."), "{out}");
+    std::fs::write(dir.join("bad.txt"), "[Start \"nonsense\"]\n1. 3B *\n").unwrap();
+    for bad in [dir.join("bad.txt"), dir.join("missing.txt")] {
+        let o = vlt_plain(&["--load", bad.to_str().unwrap()], "");
+        assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

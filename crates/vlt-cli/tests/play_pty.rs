@@ -120,3 +120,52 @@ fn a_whole_game_by_key_presses_in_a_pty() {
     assert!(after.contains("wins") || after.contains("Draw"), "{after}");
     assert!(!screen.parser.lock().unwrap().screen().alternate_screen());
 }
+
+/// A mouse click on a hole plays it, and a resize redraws the screen: too small, it asks for
+/// 80x24; large again, the game is back as it was.
+#[test]
+fn a_click_plays_and_a_resize_redraws() {
+    let pty = native_pty_system();
+    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
+    cmd.args(["play", "--lang", "en", "--opponent", "human", "--no-menu", "--no-animation"]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
+    drop(pair.slave);
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let p2 = parser.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            match p2.lock() {
+                Ok(mut p) => p.process(&buf[..n]),
+                Err(_) => break,
+            }
+        }
+    });
+    let mut keys = pair.master.take_writer().unwrap();
+    let screen = Screen { parser: parser.clone() };
+    screen.wait(20, "the board", |t| t.contains("Player B to move"));
+    // 3B's box is the fourth of B's row (6B 5B 4B 3B ...): columns 32-38, rows 7-11 (0-based).
+    // An SGR mouse press and release at column 35, row 9 (1-based in the sequence: 35, 10).
+    keys.write_all(b"\x1b[<0;35;10M\x1b[<0;35;10m").unwrap();
+    keys.flush().unwrap();
+    let t = screen.wait(10, "the click's move", |t| t.contains("1. 3B"));
+    assert!(t.contains("Player B sowed 3B"), "{t}");
+
+    pair.master.resize(PtySize { rows: 20, cols: 60, pixel_width: 0, pixel_height: 0 }).unwrap();
+    parser.lock().unwrap().set_size(20, 60);
+    screen.wait(10, "the too-small notice", |t| t.contains("needs at least 80×24"));
+    pair.master.resize(PtySize { rows: 30, cols: 100, pixel_width: 0, pixel_height: 0 }).unwrap();
+    parser.lock().unwrap().set_size(30, 100);
+    let t = screen.wait(10, "the game again", |t| t.contains("Player A to move") && t.contains("1. 3B"));
+    assert!(!t.contains("needs at least"), "{t}");
+
+    keys.write_all(b"\x03").unwrap(); // Ctrl-C
+    keys.flush().unwrap();
+    assert!(child.wait().unwrap().success());
+}

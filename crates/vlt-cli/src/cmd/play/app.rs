@@ -572,20 +572,24 @@ impl App {
             }
         };
         match Record::parse(&text) {
-            Ok(rec) => {
-                self.game = rec.game;
-                self.end_anim();
-                self.file = path.to_string();
-                self.cursor = first_cursor(self.game.position());
-                let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
-                if let Some(r) = self.game.result() {
-                    msg = format!("{msg} {}", result_text(&self.cat, &self.setup, &self.game, r));
-                }
-                self.say(msg);
-                self.after_change(now);
-            }
+            Ok(rec) => self.continue_game(rec.game, path, now),
             Err(e) => self.say(self.cat.f("load_failed", &[("file", &path), ("error", &e)])),
         }
+    }
+
+    /// Goes on with a game read from the record file `path`.
+    pub fn continue_game(&mut self, game: Game, path: &str, now: Instant) {
+        self.game = game;
+        self.end_anim();
+        self.mode = Mode::Play;
+        self.file = path.to_string();
+        self.cursor = first_cursor(self.game.position());
+        let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
+        if let Some(r) = self.game.result() {
+            msg = format!("{msg} {}", result_text(&self.cat, &self.setup, &self.game, r));
+        }
+        self.say(msg);
+        self.after_change(now);
     }
 
     /// Takes in an engine reply: the computer's move, a hint or an evaluation.

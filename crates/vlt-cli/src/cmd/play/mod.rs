@@ -31,7 +31,8 @@ use vlt_engine::Level;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  vlt play\n  vlt play --level 5 --side A --lang es\n  \
                         printf '3\\n5\\n' | vlt play --plain --level 1\n  \
-                        vlt play --no-menu --position '0,0,0,1,0,2/1,0,0,0,2,0 B 24 30'")]
+                        vlt play --no-menu --position '0,0,0,1,0,2/1,0,0,0,2,0 B 24 30'\n  \
+                        vlt play --load game.txt")]
 pub struct Args {
     /// Plain lines instead of the full screen: board as text, moves from standard input.
     #[arg(long)]
@@ -60,6 +61,9 @@ pub struct Args {
     /// Language: en, es, ca, ru or de (default: from LC_ALL, LC_MESSAGES or LANG).
     #[arg(long)]
     lang: Option<String>,
+    /// Continue (or replay, with p) the game of this record file (the rules crate's format).
+    #[arg(long, value_name = "FILE")]
+    load: Option<std::path::PathBuf>,
     /// Seed of the computer's choices, to replay a game exactly (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
@@ -103,12 +107,25 @@ fn setup(a: &Args) -> anyhow::Result<(i18n::Catalog, Setup)> {
     Ok((cat, setup))
 }
 
+/// Reads the game of a record file, as an input error when unreadable or malformed.
+fn load(path: &std::path::Path) -> anyhow::Result<vlt_core::Game> {
+    let text = std::fs::read_to_string(path).map_err(|e| input_error(format!("{}: {e}", path.display())))?;
+    let rec = vlt_core::Record::parse(&text).map_err(|e| input_error(format!("{}: {e}", path.display())))?;
+    Ok(rec.game)
+}
+
 pub fn run(a: Args) -> anyhow::Result<()> {
     let (cat, setup) = setup(&a)?;
+    let game = a.load.as_deref().map(load).transpose()?;
     if a.plain {
         let stdin = std::io::stdin();
         let stdout = std::io::stdout();
-        return plain::run(&cat, setup, stdin.lock(), stdout.lock());
+        return plain::run(&cat, setup, game, stdin.lock(), stdout.lock());
     }
-    term::run(app::App::new(cat, setup, !a.no_menu, true))
+    // A loaded game goes straight on: the menu would only start another one.
+    let mut app = app::App::new(cat, setup, !a.no_menu && game.is_none(), true);
+    if let (Some(g), Some(path)) = (game, &a.load) {
+        app.continue_game(g, &path.display().to_string(), std::time::Instant::now());
+    }
+    term::run(app)
 }

@@ -11,9 +11,15 @@ use vlt_core::{Game, Move, Player, Record};
 use vlt_engine::{Engine, EngineConfig};
 
 /// Plays a game reading `input` and writing to `out`, until `quit` or the end of the input.
-pub fn run(cat: &Catalog, setup: Setup, input: impl BufRead, mut out: impl Write) -> anyhow::Result<()> {
+pub fn run(
+    cat: &Catalog,
+    setup: Setup,
+    loaded: Option<Game>,
+    input: impl BufRead,
+    mut out: impl Write,
+) -> anyhow::Result<()> {
     let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
-    let mut game = Game::new(setup.start());
+    let mut game = loaded.unwrap_or_else(|| Game::new(setup.start()));
     let mut lines = input.lines();
     let name = |p: Player| player_name(cat, &setup, p);
     writeln!(out, "{}", cat.t("plain_welcome"))?;

@@ -387,3 +387,26 @@ fn the_computer_replies_from_its_thread() {
     assert!(a.wait_engine(Duration::from_secs(30)));
     assert!(a.hint.is_some() && a.message.starts_with("Hint:"), "{}", a.message);
 }
+
+/// R7: RULES.md's smallest cycle, played twice round, ends the game at the third occurrence of
+/// its position, and the message says so with the stones that count for nobody.
+#[test]
+fn the_third_repetition_is_announced() {
+    let mut a = app(Opponent::Human, Some("1,0,1,0,1,0/1,2,0,1,2,0 A 25 26"));
+    let now = Instant::now();
+    let cycle = ["5A", "1B", "2A", "3B", "4A", "5B", "6A", "2B", "1A", "4B", "3A", "6B"];
+    for mv in cycle.iter().chain(cycle.iter()) {
+        assert!(!a.game.is_over());
+        a.choose(hole(mv), now);
+    }
+    let r = a.game.result().expect("over by R7");
+    assert_eq!(r.termination, vlt_core::Termination::Repetition);
+    assert!(
+        a.message.contains("third time: game over (R7); the 9 stones left count for nobody"),
+        "{}",
+        a.message
+    );
+    assert!(a.message.contains("Player A wins 25–26"), "{}", a.message);
+    a.act(Action::Hole(1), now);
+    assert!(a.message.starts_with("The game is over"), "{}", a.message);
+}
