@@ -8,11 +8,11 @@ export function lang() { return current; }
 
 export async function setLang(l) {
   if (!LANGS.includes(l)) l = 'en';
+  localStorage.setItem('vlt.lang', l); // remembered at once, even if the page is left before loading
   const load = async (x) => (await fetch(`/static/i18n/${x}.json`)).json();
   if (!Object.keys(fallback).length) fallback = await load('en');
   table = l === 'en' ? fallback : await load(l);
   current = l;
-  localStorage.setItem('vlt.lang', l);
   document.documentElement.lang = l;
   apply(document);
 }

@@ -29,6 +29,12 @@ async function newPage(viewport = { width: 1200, height: 850 }, speed = 'fast') 
   const ctx = await browser.newContext({ viewport });
   await ctx.addInitScript((s) => {
     if (!localStorage.getItem('vlt.speed')) localStorage.setItem('vlt.speed', s);
+    // Keep the page's sockets reachable, so a test can drop them.
+    const Real = window.WebSocket;
+    window.__sockets = [];
+    window.WebSocket = class extends Real {
+      constructor(...a) { super(...a); window.__sockets.push(this); }
+    };
   }, speed);
   const page = await ctx.newPage();
   const errors = [];
@@ -120,10 +126,13 @@ test('an online game between two browser contexts', async () => {
   // A move on one side appears live on the other.
   await one.page.locator('.hole.legal').first().click();
   await two.page.waitForFunction(() => document.querySelectorAll('#movelist li').length === 1);
-  // Reconnection: the friend's socket drops while B... is on; moves still arrive after it reconnects.
-  await two.ctx.setOffline(true);
-  await two.page.waitForTimeout(300);
-  await two.ctx.setOffline(false);
+  // Reconnection: B's socket drops; A moves meanwhile; the move still reaches B.
+  await one.page.evaluate(() => window.__sockets.forEach((s) => s.close()));
+  await one.page.locator('#conn.error').waitFor();
+  await two.page.locator('.hole.legal').first().click();
+  await one.page.waitForFunction(() => document.querySelectorAll('#movelist li').length === 2);
+  await one.page.waitForFunction(() => window.__sockets.some((s) => s.readyState === 1));
+  await one.page.waitForFunction(() => document.querySelector('#conn').textContent === '');
   await playUntilOver([one.page, two.page]);
   await two.page.waitForSelector('#status.over');
   const a = await one.page.locator('#status').textContent();
@@ -151,6 +160,7 @@ test('languages, rules demonstrations and two on one screen', async () => {
   }
   // The choice is remembered.
   await page.locator('#lang').selectOption('de');
+  await page.waitForFunction(() => document.querySelector('nav').textContent.includes('Regeln'));
   await page.reload();
   await page.waitForFunction(() => document.querySelector('nav').textContent.includes('Regeln'));
   await page.locator('#lang').selectOption('en');

@@ -100,6 +100,10 @@ pub struct Hub {
 const CACHE_SOFT_LIMIT: usize = 4096;
 /// Extra time allowed past the engine's own time limit before its answer is given up on.
 const ENGINE_GRACE: Duration = Duration::from_secs(5);
+/// The longest a request waits for an engine slot before it is refused with 503.
+const ENGINE_QUEUE_WAIT: Duration = Duration::from_secs(10);
+/// How often the computer tries to move after a failure before it leaves the game until reloaded.
+const COMPUTER_ATTEMPTS: u32 = 5;
 /// Transposition table for each server-side search: small, since searches are short and many.
 const ENGINE_HASH_MB: usize = 8;
 
@@ -539,7 +543,8 @@ impl Hub {
     fn spawn_computer(self: &Arc<Self>, live: &Arc<Live>) {
         let (hub, live) = (Arc::clone(self), Arc::clone(live));
         tokio::spawn(async move {
-            loop {
+            let mut failures = 0;
+            while failures < COMPUTER_ATTEMPTS {
                 let mut g = live.state.lock().await;
                 if !g.computer_to_move() {
                     return;
@@ -548,13 +553,13 @@ impl Hub {
                 let seed = g.row.id.bytes().fold(g.game.moves().len() as u64, |h, b| {
                     h.wrapping_mul(0x100_0000_01b3).wrapping_add(u64::from(b))
                 });
-                let Ok(m) = hub.computer_move(g.game.clone(), level, seed).await else {
-                    // The engine failed or timed out: try again shortly rather than stall.
-                    drop(g);
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                    continue;
+                let done = match hub.computer_move(g.game.clone(), level, seed).await {
+                    Ok(m) => hub.commit(&live, &mut g, m).await.is_ok(),
+                    Err(_) => false,
                 };
-                if hub.commit(&live, &mut g, m).await.is_err() {
+                if !done {
+                    // The engine or the store failed: try again shortly rather than stall.
+                    failures += 1;
                     drop(g);
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
@@ -567,9 +572,11 @@ impl Hub {
         &self,
         f: impl FnOnce(&mut Engine) -> Option<T> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let permit = Arc::clone(&self.engine_slots)
-            .acquire_owned()
+        // Waiting for a slot is bounded too, so a flood of analysis requests is refused rather
+        // than queued without end.
+        let permit = tokio::time::timeout(ENGINE_QUEUE_WAIT, Arc::clone(&self.engine_slots).acquire_owned())
             .await
+            .map_err(|_| ApiError::Busy("the engine is busy; try again".into()))?
             .map_err(|_| ApiError::Internal("engine slots closed".into()))?;
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit; // held until the search ends, even if we stop waiting
