@@ -100,9 +100,18 @@ fn bad(command: &'static str, reason: impl Into<String>) -> ParseCommandError {
 fn number<T: FromStr>(command: &'static str, field: &str, s: Option<&str>) -> Result<T, ParseCommandError> {
     let s = s.ok_or_else(|| bad(command, format!("{field} needs a value")))?;
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad(command, format!("{field} {s:?} is not a whole number")));
+        return Err(bad(command, format!("{field} {:?} is not a whole number", shorten(s))));
     }
-    s.parse().map_err(|_| bad(command, format!("{field} {s} is too large")))
+    s.parse().map_err(|_| bad(command, format!("{field} {} is too large", shorten(s))))
+}
+
+/// At most 20 characters of an echoed token, so that an error line stays short.
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 20 {
+        format!("{}…", s.chars().take(20).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 impl FromStr for Command {
@@ -156,14 +165,19 @@ fn parse_position(w: &[&str]) -> Result<Command, ParseCommandError> {
         [] => return Err(bad(C, "expected \"startpos\" or a position string")),
         ["startpos"] => None,
         // N2 is four space-separated fields.
-        _ => Some(head.join(" ").parse::<Position>().map_err(|e| bad(C, e.to_string()))?),
+        _ => Some(head.join(" ").parse::<Position>().map_err(|e| {
+            let m = e.to_string();
+            // The position parser names itself already ("position: …").
+            bad(C, m.strip_prefix("position: ").unwrap_or(&m).to_string())
+        })?),
     };
     let mut moves = Vec::new();
     if let Some(i) = mi {
         let mut pos = start.unwrap_or(Position::START);
         for (n, s) in w[i + 1..].iter().enumerate() {
-            let mv = Move::parse_with(s, Some(pos.to_move()))
-                .map_err(|e| bad(C, format!("move {}: {e}", n + 1)))?;
+            let mv = Move::parse_with(s, Some(pos.to_move())).map_err(|_| {
+                bad(C, format!("move {}: {:?} is not a hole (1B…6B, 1A…6A)", n + 1, shorten(s)))
+            })?;
             pos = pos.play(mv).map_err(|e| bad(C, format!("move {} ({mv}): {e}", n + 1)))?;
             moves.push(mv);
         }
@@ -196,7 +210,10 @@ fn parse_go(w: &[&str]) -> Result<Go, ParseCommandError> {
             "binc" => &mut g.binc,
             "ainc" => &mut g.ainc,
             other => {
-                return Err(bad(C, format!("unknown limit {:?}", other.chars().take(40).collect::<String>())));
+                return Err(bad(
+                    C,
+                    format!("unknown limit {:?}", other.chars().take(40).collect::<String>()),
+                ));
             }
         };
         let v: u64 = number(C, key, it.next())?;

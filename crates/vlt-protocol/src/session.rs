@@ -13,6 +13,9 @@ use vlt_engine::{Algorithm, Clock, EngineConfig, Level, Limits};
 pub const MAX_HASH_MB: usize = 4096;
 /// The most search threads a client may ask for.
 pub const MAX_THREADS: usize = 64;
+/// The longest accepted line in bytes: room for a position and thousands of moves (N1, three
+/// characters each), far below what could hurt.
+pub const MAX_LINE: usize = 100_000;
 
 /// Something the host must do in answer to a command, in order.
 #[derive(Clone, Debug)]
@@ -129,6 +132,9 @@ impl Session {
     pub fn handle_line(&mut self, line: &str, busy: bool) -> Vec<Effect> {
         if line.trim().is_empty() {
             return Vec::new();
+        }
+        if line.len() > MAX_LINE {
+            return vec![error(format!("line too long ({} bytes, at most {MAX_LINE})", line.len()))];
         }
         match line.parse::<Command>() {
             Ok(c) => self.handle(c, busy),

@@ -62,8 +62,9 @@ impl Tally {
         if n == 0 { 0.5 } else { (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n) }
     }
 
-    /// The variance of one game's score around the mean.
-    #[must_use]
+    /// The variance of one game's score around the mean (the tests check the smoothed one
+    /// against it).
+    #[cfg(test)]
     pub fn variance(&self) -> f64 {
         let n = f64::from(self.games().max(1));
         let s = self.score();
@@ -250,8 +251,13 @@ mod tests {
         assert_eq!(sprt.verdict(&t(3, 0, 0)), Verdict::Continue, "three games prove nothing");
         // A clearly stronger player (about +190 Elo) over 200 games.
         assert_eq!(sprt.verdict(&t(140, 20, 40)), Verdict::H1);
-        // An equal one: 100 wins, 100 losses, with the threshold at 50 Elo.
-        assert_eq!(sprt.verdict(&t(100, 0, 100)), Verdict::H0);
+        // An equal one: after 100 wins and 100 losses not yet decided (hand check: s0 = 0.5,
+        // s1 = 0.5715, var = 0.25, LLR = 200 * 0.0715 * (1 - 1.0715) / 0.5 = -2.04 > -2.94) ...
+        let llr = t(100, 0, 100).llr(0.0, 50.0);
+        assert!((llr - -2.045).abs() < 0.01, "{llr}");
+        assert_eq!(sprt.verdict(&t(100, 0, 100)), Verdict::Continue);
+        // ... after twice as many games, H0.
+        assert_eq!(sprt.verdict(&t(200, 0, 200)), Verdict::H0);
         assert!(t(140, 20, 40).llr(0.0, 50.0) > 0.0 && t(40, 20, 140).llr(0.0, 50.0) < 0.0);
     }
 
