@@ -468,6 +468,9 @@ impl App {
                 self.setup.opponent = Opponent::Computer(Level::new(n).expect("1..=10"));
             }
             Action::Enter | Action::Yes => self.new_game(now),
+            // Esc goes back to the game; before any game it starts one (so that a computer that
+            // moves first does).
+            Action::Back if self.game.moves().is_empty() => self.new_game(now),
             Action::Back => self.mode = Mode::Play,
             Action::Quit => self.quit = true,
             _ => {}

@@ -410,3 +410,31 @@ fn the_third_repetition_is_announced() {
     a.act(Action::Hole(1), now);
     assert!(a.message.starts_with("The game is over"), "{}", a.message);
 }
+
+/// Every rules page fits 80x24 in every language: its key line (the last) is on screen.
+#[test]
+fn rules_pages_fit_80x24_in_every_language() {
+    for (code, _) in super::i18n::LANGS {
+        let mut a = App::new(Catalog::new(code).unwrap(), setup(Opponent::Human, None), false, false);
+        let keys = a.cat.t("rules_keys");
+        for page in 0..=vlt_core::examples::WORKED_EXAMPLES.len() {
+            a.mode = Mode::Rules(page);
+            let text = screen(&a, 80, 24, Instant::now()).join("\n");
+            assert!(text.contains(&keys), "{code} page {page}:\n{text}");
+        }
+    }
+}
+
+/// Leaving the start menu with Esc starts the game, so a computer that moves first does.
+#[test]
+fn esc_from_the_start_menu_starts_the_game() {
+    let mut s = setup(Opponent::Computer(Level::MIN), None);
+    s.first = Player::A;
+    let mut a = App::new(Catalog::new("en").unwrap(), s, true, true);
+    a.act(Action::Back, Instant::now());
+    assert_eq!(a.mode, Mode::Play);
+    assert!(a.thinking());
+    assert!(a.wait_engine(Duration::from_secs(30)));
+    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.game.position().to_move(), Player::B);
+}
