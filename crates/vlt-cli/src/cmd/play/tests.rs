@@ -109,7 +109,7 @@ fn the_animation_shows_sowing_then_flashing_captures() {
     let mid = screen(&a, 80, 24, t0 + super::anim::LIFT + Duration::from_millis(10));
     let text = mid.join("\n");
     assert!(text.contains("┏━2B━━┓"), "{text}");
-    assert!(text.contains("Sowing: 6 in hand (Player B)"), "{text}");
+    assert!(text.contains("Player B: sowing, 6 in hand"), "{text}");
     let flash = t0 + super::anim::LIFT + super::anim::STONE * 7;
     let text = screen(&a, 80, 24, flash + Duration::from_millis(10)).join("\n");
     assert!(text.contains("✖1✖"), "{text}");
