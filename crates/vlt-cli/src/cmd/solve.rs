@@ -1,0 +1,250 @@
+//! `vlt solve POSITION [--dir DIR]`: the exact value of a position beyond the tables, by search
+//! probing the tables (issue 4; the method is in vlt_tablebase::solve and docs/tablebase.md).
+
+use crate::error::input;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use vlt_core::Position;
+use vlt_core::playout::SplitMix64;
+use vlt_tablebase::Tablebase;
+use vlt_tablebase::build::build_in_memory;
+use vlt_tablebase::solve::{SolveError, SolveStats, Solver};
+
+/// Tables built in memory when no --dir is given (a fraction of a second).
+const DEFAULT_STONES: u32 = 8;
+
+/// Solve a position exactly: the best future capture difference for the player to move (R1-R7).
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  vlt solve '0,1,2,0,1,0/2,0,1,3,0,2 B 20 18' --dir tb\n  \
+                        vlt solve --survey 17..=20 --per-stone 10 --dir tb    # cost per stone, median nodes")]
+pub struct Args {
+    /// The position (N2). Not needed with --survey.
+    #[arg(required_unless_present = "survey")]
+    position: Option<String>,
+    /// Tables to probe (as `vlt tb build` writes them); without it, tables of up to 8 stones are
+    /// built in memory.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Also give every legal move's value.
+    #[arg(long)]
+    moves: bool,
+    /// Stop after expanding this many positions (memory grows with it: ~100 bytes each).
+    #[arg(long, default_value_t = 50_000_000)]
+    max_nodes: u64,
+    /// One JSON object: {"value", "nodes", "seconds", "moves"?}.
+    #[arg(long)]
+    json: bool,
+    /// Measure instead: solve positions from self-played games for each stone count in FROM..=TO
+    /// and print the median nodes per stone count and its growth.
+    #[arg(long, value_name = "FROM..=TO")]
+    survey: Option<String>,
+    /// Positions per stone count for --survey.
+    #[arg(long, default_value_t = 10)]
+    per_stone: usize,
+    /// Seed of the --survey games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let tb = match &a.dir {
+        Some(dir) => Tablebase::open(dir).map_err(input)?,
+        None => Tablebase::from_layers(build_in_memory(DEFAULT_STONES)),
+    };
+    if let Some(range) = &a.survey {
+        return survey(&a, &tb, range);
+    }
+    let pos = super::parse_position(a.position.as_deref().expect("clap requires it"))?;
+    let bar = spinner(a.json);
+    let start = Instant::now();
+    let mut solver = Solver::new(&tb, a.max_nodes);
+    solver.on_progress(|s: &SolveStats| bar.set_message(progress_line(s, start)));
+    let solved =
+        solver.value(pos).and_then(|v| Ok((v, if a.moves { solver.move_values(pos)? } else { Vec::new() })));
+    bar.finish_and_clear();
+    let stats = solver.stats();
+    let secs = start.elapsed().as_secs_f64();
+    let (value, moves) =
+        solved.map_err(|e: SolveError| input(format!("{e}; raise --max-nodes or build bigger tables")))?;
+    if a.json {
+        let mut o =
+            serde_json::json!({"value": value, "nodes": stats.nodes, "tests": stats.tests, "seconds": secs});
+        if a.moves {
+            o["moves"] =
+                moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
+        }
+        println!("{o}");
+    } else {
+        println!("{pos}");
+        println!("value {value:+} for {} (future captures, own minus opponent's)", pos.to_move());
+        for (m, v) in &moves {
+            println!("  {m}  {v:+}{}", if *v == value { "  best" } else { "" });
+        }
+        println!(
+            "{} stones, tables up to {}: {} nodes, {} tests, {} table probes, {:.2} s ({:.0} nodes/s)",
+            pos.stones_on_board(),
+            tb.max_stones(),
+            stats.nodes,
+            stats.tests,
+            stats.probes,
+            secs,
+            stats.nodes as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(())
+}
+
+fn spinner(hidden: bool) -> ProgressBar {
+    let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("template"));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+fn progress_line(s: &SolveStats, start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    format!(
+        "{} nodes ({:.0}/s), {} tests, {} positions bounded",
+        s.nodes,
+        s.nodes as f64 / secs,
+        s.tests,
+        s.known
+    )
+}
+
+/// A position with exactly `n` stones on the board from a game played by a greedy-random policy
+/// (mostly the move that captures most, otherwise any), or `None` when the game skips `n`.
+fn game_position(n: u32, rng: &mut SplitMix64) -> Option<Position> {
+    let mut pos = Position::START;
+    let mut plies = 0;
+    while pos.stones_on_board() > n && plies < 2000 {
+        let moves: Vec<_> = pos.legal_moves().collect();
+        let mv = if rng.below(10) < 7 {
+            let best = moves.iter().map(|&m| pos.play_counting(m).1).max().unwrap_or(0);
+            let top: Vec<_> = moves.iter().copied().filter(|&m| pos.play_counting(m).1 == best).collect();
+            top[rng.below(top.len() as u32) as usize]
+        } else {
+            moves[rng.below(moves.len() as u32) as usize]
+        };
+        pos = pos.play_unchecked(mv);
+        plies += 1;
+    }
+    (pos.stones_on_board() == n).then_some(pos)
+}
+
+fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
+    let parse = |s: &str| {
+        s.trim().parse::<u32>().map_err(|_| input(format!("--survey {range:?}: expected FROM..=TO")))
+    };
+    let (from, to) =
+        range.split_once("..=").ok_or_else(|| input(format!("--survey {range:?}: expected FROM..=TO")))?;
+    let (from, to) = (parse(from)?, parse(to)?);
+    if from <= tb.max_stones() || to < from || to > 60 {
+        return Err(input(format!(
+            "--survey {from}..={to}: stone counts must lie above the tables ({}) and at most 60",
+            tb.max_stones()
+        )));
+    }
+    let mut rng = SplitMix64(a.seed);
+    let mut previous: Option<f64> = None;
+    println!("stones  median-nodes  growth  max-nodes  median-s  solved  values");
+    for n in from..=to {
+        let mut nodes = Vec::new();
+        let mut secs = Vec::new();
+        let mut values = Vec::new();
+        let mut solved = 0;
+        let mut tries = 0;
+        while nodes.len() < a.per_stone && tries < 1000 * a.per_stone {
+            tries += 1;
+            let Some(pos) = game_position(n, &mut rng) else { continue };
+            let start = Instant::now();
+            let mut solver = Solver::new(tb, a.max_nodes);
+            let r = solver.value(pos);
+            secs.push(start.elapsed().as_secs_f64());
+            match r {
+                Ok(v) => {
+                    solved += 1;
+                    values.push(format!("{v:+}"));
+                    nodes.push(solver.stats().nodes);
+                }
+                Err(_) => {
+                    values.push("?".into());
+                    nodes.push(u64::MAX); // beyond the limit: counts as larger than every solved one
+                }
+            }
+            eprintln!("  {n} stones: {pos}  {} nodes", solver.stats().nodes);
+        }
+        nodes.sort_unstable();
+        secs.sort_by(f64::total_cmp);
+        let median = nodes[nodes.len() / 2];
+        let median_s = secs[secs.len() / 2];
+        let shown = |x: u64| if x == u64::MAX { format!(">{}", a.max_nodes) } else { x.to_string() };
+        let growth = match (previous, median) {
+            (Some(p), m) if m != u64::MAX && p > 0.0 => format!("{:.2}x", m as f64 / p),
+            _ => "-".into(),
+        };
+        println!(
+            "{n:>6}  {:>12}  {growth:>6}  {:>9}  {median_s:>8.3}  {solved:>3}/{}  {}",
+            shown(median),
+            shown(*nodes.last().expect("one")),
+            nodes.len(),
+            values.join(" ")
+        );
+        previous = (median != u64::MAX).then_some(median as f64);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::exit_code;
+
+    fn args(position: Option<&str>) -> Args {
+        Args {
+            position: position.map(String::from),
+            dir: None,
+            moves: true,
+            max_nodes: 1_000_000,
+            json: true,
+            survey: None,
+            per_stone: 2,
+            seed: 3,
+        }
+    }
+
+    #[test]
+    fn game_positions_have_the_stone_count() {
+        let mut rng = SplitMix64(7);
+        let mut found = 0;
+        for _ in 0..50 {
+            if let Some(p) = game_position(20, &mut rng) {
+                assert_eq!(p.stones_on_board(), 20);
+                found += 1;
+            }
+        }
+        assert!(found > 5);
+    }
+
+    #[test]
+    fn solves_and_surveys() {
+        run(args(Some("1,0,1,0,1,0/1,2,0,1,2,0 A 25 26"))).expect("solve");
+        let mut a = args(None);
+        a.survey = Some("9..=10".into());
+        run(a).expect("survey");
+    }
+
+    #[test]
+    fn input_errors_exit_2() {
+        let e = run(args(Some("1,0,1/1 A 0 0"))).expect_err("bad position");
+        assert_eq!(exit_code(&e), 2);
+        let mut a = args(Some("5,5,5,5,5,5/5,5,5,5,5,5 B 0 0"));
+        a.max_nodes = 10;
+        let e = run(a).expect_err("node limit");
+        assert_eq!(exit_code(&e), 2);
+        let mut a = args(None);
+        a.survey = Some("3..=12".into());
+        assert_eq!(exit_code(&run(a).expect_err("below the tables")), 2);
+    }
+}

@@ -1,0 +1,291 @@
+//! `vlt tb build|probe|verify`: endgame tablebases (issue 4; values as in docs/tablebase.md).
+
+use crate::error::input;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+use vlt_tablebase::{BuildEvent, Tablebase, TbError, format, index};
+
+/// Endgame tablebases: build them, probe a position, verify them.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  vlt tb build --max-stones 12 --dir tb\n  \
+                        vlt tb probe --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  vlt tb verify --dir tb")]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand)]
+enum Sub {
+    Build(BuildArgs),
+    Probe(ProbeArgs),
+    Verify(VerifyArgs),
+}
+
+/// Compute every position with at most N stones on the board by retrograde analysis (R1-R7);
+/// resumes from the layers already in DIR.
+#[derive(clap::Args)]
+#[command(after_help = "Example:\n  vlt tb build --max-stones 16 --dir tb    # 16 stones: 58 MB on disk")]
+struct BuildArgs {
+    /// The most stones on the board (0..=28).
+    #[arg(long)]
+    max_stones: u32,
+    /// Folder for the layer files (created when missing).
+    #[arg(long)]
+    dir: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Print the exact value of a position for the player to move and of each legal move.
+#[derive(clap::Args)]
+#[command(after_help = "Example:\n  vlt tb probe --json --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  \
+                        {\"value\":2,\"moves\":[{\"move\":\"5B\",\"value\":0},{\"move\":\"6B\",\"value\":2}]}")]
+struct ProbeArgs {
+    /// One JSON object: {"value", "moves": [{"move", "value"}]}.
+    #[arg(long)]
+    json: bool,
+    /// The tables' folder.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The position (N2).
+    position: String,
+}
+
+/// Re-check every stored value against its successors, and every checksum.
+#[derive(clap::Args)]
+#[command(after_help = "Example:\n  vlt tb verify --dir tb --rebuild")]
+struct VerifyArgs {
+    /// The tables' folder.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Also solve each layer again and compare (covers the R7 values of cycles, which the
+    /// successor check alone cannot tell from made-up ones).
+    #[arg(long)]
+    rebuild: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    match a.command {
+        Sub::Build(b) => build(b),
+        Sub::Probe(p) => probe(p),
+        Sub::Verify(v) => verify(v),
+    }
+}
+
+/// Opening errors caused by what the user named (no tables, damaged files) exit 2.
+fn tb_error(e: TbError) -> anyhow::Error {
+    match e {
+        TbError::NoTables(_)
+        | TbError::BadFile { .. }
+        | TbError::TooManyStones(_)
+        | TbError::Mismatch { .. } => input(e),
+        other => anyhow::Error::new(other),
+    }
+}
+
+fn bar_style() -> ProgressStyle {
+    ProgressStyle::with_template("{prefix:>9} [{bar:40}] {percent:>3}% {elapsed_precise} ETA {eta_precise}")
+        .expect("template")
+        .progress_chars("=> ")
+}
+
+/// Peak resident memory of this process in MiB, where Linux tells it.
+fn peak_rss_mib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+fn build(a: BuildArgs) -> anyhow::Result<()> {
+    if a.max_stones > index::MAX_LAYER {
+        return Err(input(format!("--max-stones {}: at most {}", a.max_stones, index::MAX_LAYER)));
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build()?;
+    let start = Instant::now();
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let dir = a.dir.clone();
+    let events = |e: BuildEvent| match e {
+        BuildEvent::LayerKept { stones } => eprintln!("layer {stones:2}: kept (already built)"),
+        BuildEvent::LayerStart { stones, total, .. } => {
+            let b = ProgressBar::new(total).with_style(bar_style()).with_prefix(format!("layer {stones}"));
+            *bar.lock().expect("bar") = Some(b);
+        }
+        BuildEvent::Progress { done, .. } => {
+            if let Some(b) = bar.lock().expect("bar").as_ref() {
+                b.set_position(done.min(b.length().unwrap_or(done)));
+            }
+        }
+        BuildEvent::LayerDone { stones, stats } => {
+            if let Some(b) = bar.lock().expect("bar").take() {
+                b.finish_and_clear();
+            }
+            let secs = stats.millis as f64 / 1000.0;
+            let size = std::fs::metadata(format::layer_path(&dir, stones)).map(|m| m.len()).unwrap_or(0);
+            eprintln!(
+                "layer {stones:2}: {:>11} positions in {secs:7.2} s ({:>5.2} M/s), {:>5.1} MB, {:>9} worth 0 ({} through quiet play)",
+                stats.positions,
+                stats.positions as f64 / secs.max(1e-6) / 1e6,
+                size as f64 / 1e6,
+                stats.zeros,
+                stats.zero_by_quiet_play,
+            );
+        }
+        _ => {}
+    };
+    let stats = pool.install(|| vlt_tablebase::build(&a.dir, a.max_stones, &events)).map_err(tb_error)?;
+    let positions: u64 = stats.iter().map(|s| s.positions).sum();
+    let disk: u64 = (0..=a.max_stones)
+        .filter_map(|n| std::fs::metadata(format::layer_path(&a.dir, n)).ok())
+        .map(|m| m.len())
+        .sum();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "built {} layers up to {} stones in {:.1} s: {} positions solved now ({:.2} M/s), {:.1} MB on disk, peak memory {} MiB",
+        stats.len(),
+        a.max_stones,
+        secs,
+        positions,
+        positions as f64 / secs.max(1e-6) / 1e6,
+        disk as f64 / 1e6,
+        peak_rss_mib().map_or_else(|| "?".to_string(), |m| m.to_string()),
+    );
+    Ok(())
+}
+
+fn open_for(dir: &Path, stones: u32) -> anyhow::Result<Tablebase> {
+    let tb = Tablebase::open_up_to(dir, stones).map_err(tb_error)?;
+    if tb.max_stones() < stones {
+        return Err(input(format!(
+            "the position has {stones} stones on the board; the tables in {} go up to {}",
+            dir.display(),
+            tb.max_stones()
+        )));
+    }
+    Ok(tb)
+}
+
+fn probe(a: ProbeArgs) -> anyhow::Result<()> {
+    print!("{}", probe_text(&a)?);
+    Ok(())
+}
+
+/// What `vlt tb probe` prints.
+fn probe_text(a: &ProbeArgs) -> anyhow::Result<String> {
+    use std::fmt::Write;
+    let pos = super::parse_position(&a.position)?;
+    let tb = open_for(&a.dir, pos.stones_on_board())?;
+    let t = Instant::now();
+    let value = tb.probe(pos).expect("within the tables");
+    let moves = tb.probe_moves(pos).expect("within the tables");
+    let micros = t.elapsed().as_secs_f64() * 1e6;
+    let mut out = String::new();
+    if a.json {
+        let moves: Vec<_> =
+            moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
+        writeln!(out, "{}", serde_json::json!({"value": value, "moves": moves}))?;
+    } else {
+        writeln!(out, "{pos}")?;
+        writeln!(out, "value {value:+} for {} (future captures, own minus opponent's)", pos.to_move())?;
+        for (m, v) in &moves {
+            let best = if *v == value { "  best" } else { "" };
+            writeln!(out, "  {m}  {v:+}{best}")?;
+        }
+        eprintln!("probe with moves: {micros:.1} µs");
+    }
+    Ok(out)
+}
+
+fn verify(a: VerifyArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let bar: Mutex<Option<(u32, ProgressBar)>> = Mutex::new(None);
+    let progress = |n: u32, done: u64, total: u64| {
+        let mut g = bar.lock().expect("bar");
+        if g.as_ref().is_none_or(|(m, _)| *m != n) {
+            if let Some((_, b)) = g.take() {
+                b.finish_and_clear();
+            }
+            let b = ProgressBar::new(total).with_style(bar_style()).with_prefix(format!("layer {n}"));
+            *g = Some((n, b));
+        }
+        if let Some((_, b)) = g.as_ref() {
+            b.set_position(done);
+        }
+    };
+    let mut report = |r: vlt_tablebase::verify::LayerReport| {
+        if let Some((_, b)) = bar.lock().expect("bar").take() {
+            b.finish_and_clear();
+        }
+        eprintln!(
+            "layer {:2}: {:>11} positions ok, checksum ok ({:.2} s)",
+            r.stones,
+            r.positions,
+            r.millis as f64 / 1000.0
+        );
+    };
+    let reports =
+        vlt_tablebase::verify::verify(&a.dir, a.rebuild, &progress, &mut report).map_err(tb_error)?;
+    let positions: u64 = reports.iter().map(|r| r.positions).sum();
+    println!(
+        "verified {} layers (0 to {} stones), {positions} positions{}, in {:.1} s: all values agree",
+        reports.len(),
+        reports.len() - 1,
+        if a.rebuild { ", each solved again" } else { "" },
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::exit_code;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("vlt-cli-tb-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    fn probe_args(dir: &Path, position: &str, json: bool) -> ProbeArgs {
+        ProbeArgs { json, dir: dir.to_path_buf(), position: position.into() }
+    }
+
+    #[test]
+    fn build_probe_verify() {
+        let d = dir("probe");
+        build(BuildArgs { max_stones: 6, dir: d.clone(), threads: Some(1) }).expect("build");
+        // B sows 6B into the empty 1A and captures (R4); A's row is empty, so B moves again (R5).
+        let json = probe_text(&probe_args(&d, "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", true)).expect("probe");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+        assert_eq!(v["value"], 2);
+        assert_eq!(v["moves"].as_array().map(Vec::len), Some(2));
+        assert_eq!(v["moves"][1]["move"], "6B");
+        assert_eq!(v["moves"][1]["value"], 2);
+        let text = probe_text(&probe_args(&d, "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", false)).expect("probe");
+        assert!(text.contains("value +2 for B"), "{text}");
+        verify(VerifyArgs { dir: d.clone(), rebuild: true }).expect("verify");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn input_errors_exit_2() {
+        let d = dir("errors");
+        build(BuildArgs { max_stones: 3, dir: d.clone(), threads: Some(1) }).expect("build");
+        for (pos, why) in [("5,5,5,5,5,5/5,5,5,5,5,5 B 0 0", "go up to 3"), ("5,5,5 B 0 0", "row")] {
+            let e = probe_text(&probe_args(&d, pos, true)).expect_err("beyond the tables");
+            assert_eq!(exit_code(&e), 2, "{e}");
+            assert!(format!("{e:#}").contains(why), "{e:#}");
+        }
+        let e = probe_text(&probe_args(&dir("missing"), "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", true))
+            .expect_err("no tables");
+        assert_eq!(exit_code(&e), 2);
+        let e = build(BuildArgs { max_stones: 99, dir: d.clone(), threads: Some(1) }).expect_err("too big");
+        assert_eq!(exit_code(&e), 2);
+        let e = verify(VerifyArgs { dir: dir("missing2"), rebuild: false }).expect_err("no tables");
+        assert_eq!(exit_code(&e), 2);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
