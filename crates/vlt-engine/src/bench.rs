@@ -18,7 +18,7 @@ pub const POSITIONS: [&str; 8] = [
 ];
 
 /// The depth each benchmark position is searched to.
-pub const DEPTH: u32 = 12;
+pub const DEPTH: u32 = 14;
 
 /// The outcome of [`bench`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -337,3 +337,11 @@ fn tablebase_values_are_exact() {
     }
     assert!(checked > 0, "some positions where every move captures");
 }
+
+/// The bench signature (STYLE idiom 6): the node count of the fixed benchmark. A change to the
+/// search or the evaluation that changes it must say so in its commit and update this number.
+#[test]
+fn bench_signature() {
+    let r = vlt_engine::bench::bench(vlt_engine::bench::DEPTH);
+    assert_eq!(r.nodes, 932_271);
+}
