@@ -143,3 +143,14 @@ fn save_then_load_from_the_command_line() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// When the computer moves first (you play A, B starts: R2), it plays before the first prompt.
+#[test]
+fn the_computer_can_move_first() {
+    let o = vlt_plain(&["--level", "2", "--side", "A", "--seed", "1"], "");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    let first_move = out.find("Computer (B) sowed").expect("the computer moved");
+    let prompt = out.find("You (A), your move:").expect("then the user is asked");
+    assert!(first_move < prompt, "{out}");
+}

@@ -69,7 +69,7 @@ fn start_screen_matches_the_expected_text() {
         "                                                                │              │",
         " Player B to move: 1–6, ←/→ Enter, or click a hole.             │              │",
         "                                                                │              │",
-        " New game. First to move: Player B.                             │              │",
+        " New game. First to move: Player B. Press ? for the rules.      │              │",
     ];
     for (i, line) in expected.iter().enumerate() {
         assert_eq!(got[i], *line, "line {i}\n{}", got.join("\n"));
