@@ -169,3 +169,39 @@ fn a_click_plays_and_a_resize_redraws() {
     keys.flush().unwrap();
     assert!(child.wait().unwrap().success());
 }
+
+/// SIGTERM from outside ends the game cleanly: exit status 0 and the normal screen back.
+#[test]
+fn sigterm_restores_the_terminal() {
+    let pty = native_pty_system();
+    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
+    cmd.args(["play", "--lang", "en", "--no-menu", "--opponent", "human"]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
+    drop(pair.slave);
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let p2 = parser.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            match p2.lock() {
+                Ok(mut p) => p.process(&buf[..n]),
+                Err(_) => break,
+            }
+        }
+    });
+    let _keys = pair.master.take_writer().unwrap();
+    let screen = Screen { parser: parser.clone() };
+    screen.wait(20, "the board", |t| t.contains("Player B to move"));
+    assert!(parser.lock().unwrap().screen().alternate_screen());
+    let pid = child.process_id().expect("a pid").to_string();
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
+    assert!(killed.success());
+    assert!(child.wait().unwrap().success());
+    screen.wait(5, "the normal screen", |_| !parser.lock().unwrap().screen().alternate_screen());
+}

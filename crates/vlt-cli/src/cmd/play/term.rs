@@ -1,6 +1,7 @@
 //! The terminal: raw mode, the alternate screen and mouse capture on the way in, and always the
 //! way back out — on quit, on an error, and on a panic (a hook restores the terminal before the
-//! message prints, so it is readable). Ctrl-C arrives as a key in raw mode and quits normally.
+//! message prints, so it is readable). Ctrl-C arrives as a key in raw mode and quits normally;
+//! SIGTERM, SIGINT and SIGHUP from outside set a flag that ends the loop the same way.
 
 use super::app::App;
 use super::{input, render};
@@ -11,6 +12,8 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use std::io::{IsTerminal, stdout};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often the screen redraws while nothing happens: smooth enough for the animation and the
@@ -42,12 +45,16 @@ pub fn run(mut app: App) -> anyhow::Result<()> {
         restore();
         previous(info);
     }));
+    let signalled = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register(sig, Arc::clone(&signalled))?;
+    }
     enable_raw_mode()?;
     let _guard = Guard;
     execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
     terminal.clear()?;
-    while !app.quit {
+    while !app.quit && !signalled.load(Ordering::Relaxed) {
         let now = Instant::now();
         app.tick(now);
         let size = terminal.size()?;
