@@ -3,7 +3,7 @@
 //! `depth:N`, `nodes:N`, `ms:N` or `level:N`, optionally followed by `,untuned` (hand-set weights)
 //! `,nolmr` (no late move reductions), `,mcts` (Monte Carlo tree search; then `,uniform` for
 //! uniform playouts and `,c=X` for the exploration constant), `,w=W1/W2/...` (evaluation weights
-//! in `FEATURE_NAMES` order).
+//! in `FEATURE_NAMES` order), `,t=N` (search threads).
 
 use std::time::Duration;
 use vlt_engine::selfplay::{Chooser, play_match};
@@ -30,6 +30,10 @@ fn parse(spec: &str) -> (Engine, Chooser) {
             "uniform" => {
                 let c = e.config();
                 e.set_config(EngineConfig { mcts: MctsConfig { playout: Playout::Uniform, ..c.mcts }, ..c });
+            }
+            _ if p.starts_with("t=") => {
+                let t = p[2..].parse().expect("t=THREADS");
+                e.set_config(EngineConfig { threads: t, ..e.config() });
             }
             _ if p.starts_with("w=") => {
                 let v: Vec<i32> = p[2..].split('/').map(|x| x.parse().expect("w=N/N/...")).collect();

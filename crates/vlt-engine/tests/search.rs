@@ -209,7 +209,12 @@ fn every_level_plays_legal_moves() {
     for n in 1..=10u8 {
         let level = Level::new(n).unwrap();
         let mut game = Game::default();
-        let moves = if n == 10 { 2 } else { 12 };
+        // The deep levels are slow in debug builds: a few moves show they work.
+        let moves = match n {
+            10 => 1,
+            7..=9 => 3,
+            _ => 12,
+        };
         for _ in 0..moves {
             if game.is_over() {
                 break;
