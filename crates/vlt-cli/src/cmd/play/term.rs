@@ -20,8 +20,15 @@ use std::time::{Duration, Instant};
 /// thinking indicator, idle enough for a shared machine.
 const FRAME: Duration = Duration::from_millis(40);
 
-/// Puts the terminal back as it was. Safe to call twice.
+/// True while the terminal is in the game's state (raw mode, alternate screen).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Puts the terminal back as it was. Only the first call acts: a second "leave the alternate
+/// screen" (the guard's, after the panic hook's) would move the cursor back over the panic message.
 fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
 }
@@ -50,6 +57,7 @@ pub fn run(mut app: App) -> anyhow::Result<()> {
         signal_hook::flag::register(sig, Arc::clone(&signalled))?;
     }
     enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
     let _guard = Guard;
     execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
