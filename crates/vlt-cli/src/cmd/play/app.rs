@@ -178,7 +178,7 @@ impl App {
             eval: None,
             hint: None,
             quit: false,
-            file: "vlt-game.txt".to_string(),
+            file: "game.vlt".to_string(),
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,
             worker: engine.then(Worker::spawn),

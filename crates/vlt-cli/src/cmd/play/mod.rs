@@ -32,7 +32,7 @@ use vlt_engine::Level;
 #[command(after_help = "Examples:\n  vlt play\n  vlt play --level 5 --side A --lang es\n  \
                         printf '3\\n5\\n' | vlt play --plain --level 1\n  \
                         vlt play --no-menu --position '0,0,0,1,0,2/1,0,0,0,2,0 B 24 30'\n  \
-                        vlt play --load game.txt")]
+                        vlt play --load game.vlt")]
 pub struct Args {
     /// Plain lines instead of the full screen: board as text, moves from standard input.
     #[arg(long)]

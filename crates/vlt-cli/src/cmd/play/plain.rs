@@ -116,7 +116,7 @@ pub fn run(
                 show(&mut out, cat, &setup, &game)?;
             }
             "save" => {
-                let path = if arg.is_empty() { "vlt-game.txt" } else { arg };
+                let path = if arg.is_empty() { "game.vlt" } else { arg };
                 let msg = match std::fs::write(path, Record::new(game.clone()).to_string()) {
                     Ok(()) => cat.f("saved", &[("file", &path)]),
                     Err(e) => cat.f("save_failed", &[("file", &path), ("error", &e)]),
@@ -124,7 +124,7 @@ pub fn run(
                 writeln!(out, "{msg}")?;
             }
             "load" => {
-                let path = if arg.is_empty() { "vlt-game.txt" } else { arg };
+                let path = if arg.is_empty() { "game.vlt" } else { arg };
                 match std::fs::read_to_string(path)
                     .map_err(|e| e.to_string())
                     .and_then(|t| Record::parse(&t).map_err(|e| e.to_string()))
