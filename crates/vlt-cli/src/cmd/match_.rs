@@ -28,7 +28,9 @@ use vlt_engine::{Engine, EngineConfig, Limits, Stop};
   level=N[,movetime=MS|depth=D|nodes=N]
                               a built-in level 1-10; limits replace those of levels 6-10
   alphabeta,depth=D|nodes=N|movetime=MS[,threads=T][,hash=MB]   (also: ab,...)
-  mcts,nodes=N|movetime=MS[,threads=T]
+  mcts,nodes=N|movetime=MS[,threads=T][,explore=C][,greedy=P]
+                              C: the UCB1 constant; P: % of playout moves that take
+                              the biggest capture (0 = uniform playouts)
   [depth=D,][nodes=N,][movetime=MS,][Option=Value,...]engine=PROGRAM ARGS
                               an external program speaking docs/protocol.md; the program
                               and its arguments run to the end of the spec; other keys are
@@ -326,8 +328,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Verdict::H1 => Some("H1"),
     };
     if a.json {
+        // Adding 0.0 turns -0.0 into 0.0.
         let num = |x: f64| {
-            if x.is_finite() { serde_json::json!((x * 10.0).round() / 10.0) } else { serde_json::Value::Null }
+            if x.is_finite() {
+                serde_json::json!((x * 10.0).round() / 10.0 + 0.0)
+            } else {
+                serde_json::Value::Null
+            }
         };
         let out = serde_json::json!({
             "first": a.first,

@@ -2,9 +2,10 @@
 //!
 //! A spec is a comma-separated list whose first item names the kind:
 //! `random`, `greedy`, `level=N`, `alphabeta` (or `ab`), `mcts`, followed by `key=value` settings
-//! (`depth`, `nodes`, `movetime`, `threads`, `hash`); or an external program, `engine=CMD ARGS`,
-//! which must come last (the command runs to the end of the spec) and may be preceded by limits
-//! and protocol options, e.g. `movetime=100,Level=7,engine=vlt engine`.
+//! (`depth`, `nodes`, `movetime`, `threads`, `hash`; for MCTS also `explore`, `greedy`); or an
+//! external program, `engine=CMD ARGS`, which must come last (the command runs to the end of the
+//! spec) and may be preceded by limits and protocol options, e.g.
+//! `movetime=100,Level=7,engine=vlt engine`.
 
 use crate::error::input;
 use anyhow::{Context, anyhow, bail};
@@ -14,7 +15,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 use vlt_core::playout::SplitMix64;
 use vlt_core::{Game, Move};
-use vlt_engine::{Algorithm, Engine, EngineConfig, Level, Limits, Stop};
+use vlt_engine::{Algorithm, Engine, EngineConfig, Level, Limits, MctsConfig, Playout, Stop};
 use vlt_protocol::{Command, Go, Response};
 
 /// Transposition table of built-in players, in MiB, unless the spec says `hash=`: small, because
@@ -47,6 +48,8 @@ pub enum Spec {
         threads: usize,
         /// Table size in MiB.
         hash: usize,
+        /// MCTS settings (exploration, playout policy), used when `algorithm` is MCTS.
+        mcts: MctsConfig,
     },
     /// A program speaking the engine protocol.
     External {
@@ -81,6 +84,8 @@ impl std::str::FromStr for Spec {
         let mut hash = DEFAULT_HASH_MB;
         let mut options = Vec::new();
         let mut kind: Option<&str> = None;
+        let mut mcts = MctsConfig::default();
+        let mut mcts_keys = false;
         let mut level = None;
         for (i, item) in items.iter().enumerate() {
             let (k, v) = match item.split_once('=') {
@@ -103,6 +108,25 @@ impl std::str::FromStr for Spec {
                 "movetime" => limits.movetime = Some(Duration::from_millis(positive("movetime", v)?)),
                 "threads" if command.is_none() => threads = positive("threads", v)?,
                 "hash" if command.is_none() => hash = positive("hash", v)?,
+                // MCTS strength settings: the UCB1 constant and the playout policy.
+                "explore" if command.is_none() => {
+                    mcts.exploration = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x > 0.0 && *x <= 100.0)
+                        .ok_or_else(|| {
+                            input(format!("player: explore={v:?} must be a number in (0, 100]"))
+                        })?;
+                    mcts_keys = true;
+                }
+                "greedy" if command.is_none() => {
+                    let p =
+                        v.parse::<u8>().ok().filter(|p| *p <= 100).ok_or_else(|| {
+                            input(format!("player: greedy={v:?} must be a percentage 0-100"))
+                        })?;
+                    mcts.playout = if p == 0 { Playout::Uniform } else { Playout::Greedy(p) };
+                    mcts_keys = true;
+                }
                 _ if command.is_some() => options.push((k.to_string(), v.to_string())),
                 _ => return Err(input(format!("player {spec:?}: unknown setting {k:?}"))),
             }
@@ -140,7 +164,10 @@ impl std::str::FromStr for Spec {
                     return Err(input(format!("player {spec:?}: give depth=, nodes= or movetime=")));
                 }
                 let algorithm = k.parse::<Algorithm>().map_err(input)?;
-                Ok(Spec::Search { algorithm, limits, threads, hash })
+                if mcts_keys && algorithm != Algorithm::Mcts {
+                    return Err(input(format!("player {spec:?}: explore= and greedy= are MCTS settings")));
+                }
+                Ok(Spec::Search { algorithm, limits, threads, hash, mcts })
             }
             _ => Err(input(format!(
                 "player {spec:?}: expected random, greedy, level=N, alphabeta,…, mcts,… or …engine=CMD"
@@ -152,8 +179,9 @@ impl std::str::FromStr for Spec {
 impl Spec {
     /// Makes a fresh player for one game; `seed` drives its chance.
     pub fn make(&self, seed: u64) -> anyhow::Result<Box<dyn Player>> {
-        let engine = |algorithm, threads, hash| {
-            let mut config = EngineConfig { hash_mb: hash, threads, algorithm, ..EngineConfig::default() };
+        let engine = |algorithm, threads, hash, mcts: MctsConfig| {
+            let mut config =
+                EngineConfig { hash_mb: hash, threads, algorithm, mcts, ..EngineConfig::default() };
             config.mcts.seed = seed;
             Engine::new(config)
         };
@@ -161,15 +189,15 @@ impl Spec {
             Spec::Random => Box::new(Random(SplitMix64(seed))),
             Spec::Greedy => Box::new(Greedy(SplitMix64(seed))),
             Spec::Level { level, limits, hash } => Box::new(Builtin {
-                engine: engine(Algorithm::AlphaBeta, 1, *hash),
+                engine: engine(Algorithm::AlphaBeta, 1, *hash, MctsConfig::default()),
                 how: match limits {
                     Some(l) => How::Search(*l),
                     None => How::Level(*level),
                 },
                 rng: SplitMix64(seed),
             }),
-            Spec::Search { algorithm, limits, threads, hash } => Box::new(Builtin {
-                engine: engine(*algorithm, *threads, *hash),
+            Spec::Search { algorithm, limits, threads, hash, mcts } => Box::new(Builtin {
+                engine: engine(*algorithm, *threads, *hash, *mcts),
                 how: How::Search(*limits),
                 rng: SplitMix64(seed),
             }),
@@ -345,12 +373,13 @@ mod tests {
         assert_eq!(level.get(), 4);
         let Spec::Level { limits: Some(l), .. } = "level=10,movetime=200".parse().unwrap() else { panic!() };
         assert_eq!(l.movetime, Some(Duration::from_millis(200)));
-        let Spec::Search { algorithm: Algorithm::Mcts, limits, threads: 2, hash: 16 } =
-            "mcts,nodes=5000,threads=2".parse().unwrap()
+        let Spec::Search { algorithm: Algorithm::Mcts, limits, threads: 2, hash: 16, mcts } =
+            "mcts,nodes=5000,threads=2,explore=1.5,greedy=0".parse().unwrap()
         else {
             panic!()
         };
         assert_eq!(limits.nodes, Some(5000));
+        assert_eq!((mcts.exploration, mcts.playout), (1.5, Playout::Uniform));
         let Spec::External { argv, go, options } =
             "depth=5,Level=3,engine=./vlt engine --flag 'a b,c'".parse().unwrap()
         else {
@@ -370,6 +399,9 @@ mod tests {
             "level=2,depth=3",
             "alphabeta",
             "mcts,depth=x",
+            "ab,depth=3,explore=1",
+            "mcts,nodes=9,greedy=101",
+            "mcts,nodes=9,explore=-1",
             "ab,movetime=0",
             "random,depth=3",
             "greedy,colour=red",

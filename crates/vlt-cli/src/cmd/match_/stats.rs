@@ -183,7 +183,11 @@ impl Sprt {
 /// Formats an Elo value: `+123`, `-45`, `+inf`.
 #[must_use]
 pub fn fmt_elo(e: f64) -> String {
-    if e.is_infinite() { if e > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{:+.0}", e) }
+    if e.is_infinite() {
+        if e > 0.0 { "+inf".into() } else { "-inf".into() }
+    } else {
+        format!("{:+.0}", e.round() + 0.0)
+    }
 }
 
 #[cfg(test)]
@@ -273,5 +277,6 @@ mod tests {
         assert_eq!(fmt_elo(12.4), "+12");
         assert_eq!(fmt_elo(-7.6), "-8");
         assert_eq!(fmt_elo(f64::INFINITY), "+inf");
+        assert_eq!(fmt_elo(-0.3), "+0", "no negative zero");
     }
 }
