@@ -155,6 +155,12 @@ function viewGame(id) {
 
   function draw() {
     const p = parsePos(view.position);
+    // Name the seats on the stores: you, the computer, or a friend.
+    for (const who of ['A', 'B']) {
+      const st = who === 'B' ? view.seat_b : view.seat_a;
+      const name = seat === who || seat === 'both' ? t('you') : st === 'computer' ? t('computer', { n: view.level }) : '';
+      board.stores[who].querySelector('.who').textContent = name ? `${who} · ${name}` : who;
+    }
     board.render(p.board, p.caps, { legal: canMove() ? view.legal : [], toMove: view.to_move });
     moveList.replaceChildren(...view.plies.map((pl, i) => h('li', { class: i === view.plies.length - 1 ? 'cur' : '' },
       pl.move, pl.captured.length ? h('span', { class: 'cap' }, ` ×${pl.captured.length}`) : '', pl.passes ? ` (${t('pass')})` : '')));
@@ -227,9 +233,10 @@ function viewGame(id) {
         for (let i = shown; i < v.plies.length; i++) {
           const ply = v.plies[i];
           const before = parsePos(i === 0 ? v.start : v.plies[i - 1].after);
+          status.classList.remove('over');
+          status.textContent = `${i + 1}. ${plyText(ply)}`;
           await board.animate(ply, before.board, before.caps);
           say(plyText(ply));
-          if (ply.passes) status.textContent = plyText(ply);
         }
         animating = false;
       }
