@@ -175,6 +175,11 @@ function viewGame(id) {
     else if (!seat) status.textContent = t('status.spectating', { p: view.to_move });
     else status.textContent = t('status.theirturn', { p: view.to_move });
     if (!over && view.repetitions >= 2) status.textContent += ' ' + t('status.repeated', { n: view.repetitions });
+    // R5: say so while the passing player waits.
+    const lastPly = view.plies[view.plies.length - 1];
+    if (!over && lastPly && lastPly.passes) {
+      status.textContent = t('ply.passes', { p: lastPly.mover === 'B' ? 'A' : 'B', q: lastPly.mover }) + ' ' + status.textContent;
+    }
     const mine = seat && !over;
     undoB.hidden = view.mode === 'online';
     undoB.disabled = !mine || view.plies.length === 0 || animating;
