@@ -382,3 +382,44 @@ async fn the_number_of_open_games_is_bounded() {
     let _ = Arc::new(());
     s.task.abort();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_bodies_on_every_route_are_refused_as_json_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+    let (_, c) = s.post("/api/games", json!({"mode": "online"})).await;
+    let id = c["game"]["id"].as_str().unwrap().to_string();
+    let before = s.game(&id).await;
+    let routes = ["move", "resign", "undo", "hint"].map(|r| format!("/api/games/{id}/{r}"));
+    let mut x: u64 = 99;
+    let mut next = || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x >> 33
+    };
+    // Random bytes, random JSON-ish fragments, and well-formed bodies with wrong types.
+    let fragments =
+        ["{", "}", "\"token\"", ":", "\"move\"", "null", "1e999", "[", "]", ",", "\"\\u0000\"", "true", "-1"];
+    for i in 0..300 {
+        let body: Vec<u8> = match i % 3 {
+            0 => (0..next() % 64).map(|_| next() as u8).collect(),
+            1 => (0..next() % 12)
+                .map(|_| fragments[next() as usize % fragments.len()])
+                .collect::<String>()
+                .into(),
+            _ => json!({"token": next() % 2 == 0, "move": [next()]}).to_string().into(),
+        };
+        let route = &routes[i % routes.len()];
+        let r = s.http.post(format!("{}{route}", s.base)).body(body.clone()).send().await.unwrap();
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap();
+        assert!((400..500).contains(&status), "{route} {body:?}: {status} {text}");
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{route}: not JSON: {text}"));
+        assert!(v["error"].is_string());
+    }
+    for path in ["/api/games", "/api/import"] {
+        let r = s.http.post(format!("{}{path}", s.base)).body(vec![0xff, 0xfe, 0x00]).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{path}");
+    }
+    assert_eq!(s.game(&id).await, before);
+    s.task.abort();
+}
