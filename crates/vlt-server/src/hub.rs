@@ -570,7 +570,7 @@ impl Hub {
     /// Runs `f` with an engine on a blocking thread, under the semaphore and a time bound.
     async fn with_engine<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Engine) -> Option<T> + Send + 'static,
+        f: impl FnOnce(&mut Engine, &Stop) -> Option<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         // Waiting for a slot is bounded too, so a flood of analysis requests is refused rather
         // than queued without end.
@@ -578,23 +578,29 @@ impl Hub {
             .await
             .map_err(|_| ApiError::Busy("the engine is busy; try again".into()))?
             .map_err(|_| ApiError::Internal("engine slots closed".into()))?;
+        let stop = Stop::new();
+        let stop_in = stop.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit; // held until the search ends, even if we stop waiting
             let mut engine = Engine::new(EngineConfig { hash_mb: ENGINE_HASH_MB, ..EngineConfig::default() });
-            f(&mut engine)
+            f(&mut engine, &stop_in)
         });
         let limit = Duration::from_millis(self.bounds.engine_ms) + ENGINE_GRACE;
         match tokio::time::timeout(limit, task).await {
             Ok(Ok(Some(t))) => Ok(t),
             Ok(Ok(None)) => Err(ApiError::Conflict("the game is over: there is nothing to search".into())),
             Ok(Err(e)) => Err(ApiError::Internal(format!("engine: {e}"))),
-            Err(_) => Err(ApiError::Busy("the engine took too long".into())),
+            Err(_) => {
+                // Past its own limit and the grace: tell the search to stop, and give up on it.
+                stop.stop();
+                Err(ApiError::Busy("the engine took too long".into()))
+            }
         }
     }
 
     async fn computer_move(&self, game: Game, level: u8, seed: u64) -> Result<Move, ApiError> {
         let cap = Duration::from_millis(self.bounds.engine_ms);
-        self.with_engine(move |e| {
+        self.with_engine(move |e, stop| {
             let level = Level::new(level)?;
             let s = level.settings();
             if s.temperature > 0 {
@@ -603,7 +609,7 @@ impl Hub {
             } else {
                 let mut limits = s.limits;
                 limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
-                e.search(&game, &limits, &Stop::new(), &mut |_| {}).map(|r| r.best)
+                e.search(&game, &limits, stop, &mut |_| {}).map(|r| r.best)
             }
         })
         .await
@@ -632,7 +638,7 @@ impl Hub {
             ..Limits::default()
         };
         let for_player = game.position().to_move().to_string();
-        let r = self.with_engine(move |e| e.analyse(&game, &limits, &Stop::new(), &mut |_| {})).await?;
+        let r = self.with_engine(move |e, stop| e.analyse(&game, &limits, stop, &mut |_| {})).await?;
         Ok(Advice {
             best: r.best.to_string(),
             score: r.info.score,
