@@ -180,6 +180,9 @@ impl Spec {
     /// Makes a fresh player for one game; `seed` drives its chance.
     pub fn make(&self, seed: u64) -> anyhow::Result<Box<dyn Player>> {
         let engine = |algorithm, threads, hash, mcts: MctsConfig| {
+            // `..default()` although every field is given today: settings the engine adds later
+            // keep their defaults.
+            #[allow(clippy::needless_update)]
             let mut config =
                 EngineConfig { hash_mb: hash, threads, algorithm, mcts, ..EngineConfig::default() };
             config.mcts.seed = seed;
