@@ -21,7 +21,8 @@ pub struct Bounds {
     pub max_body: usize,
     /// The largest WebSocket message, in bytes.
     pub max_message: usize,
-    /// The most unfinished games at once; creating more is refused with 503.
+    /// The most unfinished games at once; creating more is refused with 503. Games left
+    /// untouched for [`ABANDONED_AFTER`] no longer count (they stay playable).
     pub max_open_games: usize,
     /// The engine's thinking time for one move, hint or analysis, in milliseconds.
     pub engine_ms: u64,
@@ -96,6 +97,8 @@ pub struct Hub {
     pub bounds: Bounds,
 }
 
+/// An unfinished game untouched for this long counts as abandoned for the open-games bound.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(30 * 24 * 3600);
 /// Live games kept in memory before idle ones are dropped (they reload from the store on demand).
 const CACHE_SOFT_LIMIT: usize = 4096;
 /// Extra time allowed past the engine's own time limit before its answer is given up on.
@@ -356,7 +359,8 @@ impl Hub {
             }
             _ => None,
         };
-        let open = self.db(Store::open_games).await?;
+        let since = now() - ABANDONED_AFTER.as_secs() as i64;
+        let open = self.db(move |s| s.open_games_since(since)).await?;
         if open >= self.bounds.max_open_games {
             return Err(ApiError::Busy(format!(
                 "the server holds {open} unfinished games, its limit; finish or resign one first"

@@ -326,10 +326,20 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn open_games(&self) -> Result<usize, StoreError> {
-        Ok(self
-            .conn()
-            .query_row("SELECT COUNT(*) FROM games WHERE finished = 0", [], |r| r.get::<_, i64>(0))?
-            as usize)
+        self.open_games_since(i64::MIN)
+    }
+
+    /// How many unfinished games changed at or after `since` (seconds since the epoch): games
+    /// abandoned before then stay playable but no longer count against the bound.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn open_games_since(&self, since: i64) -> Result<usize, StoreError> {
+        Ok(self.conn().query_row(
+            "SELECT COUNT(*) FROM games WHERE finished = 0 AND updated >= ?1",
+            [since],
+            |r| r.get::<_, i64>(0),
+        )? as usize)
     }
 }
 
@@ -411,6 +421,9 @@ mod tests {
         s.truncate_moves("g", 1).unwrap();
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B"]);
         assert_eq!(s.open_games().unwrap(), 1);
+        // The game was last changed just now, so it counts; one changed before it would not.
+        assert_eq!(s.open_games_since(now() - 60).unwrap(), 1);
+        assert_eq!(s.open_games_since(now() + 60).unwrap(), 0);
         s.resign("g", 'B', "A wins").unwrap();
         assert_eq!(s.open_games().unwrap(), 0);
         assert_eq!(s.finished(10, 0).unwrap()[0].id, "g");
