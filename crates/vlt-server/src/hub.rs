@@ -234,8 +234,13 @@ fn rebuild(row: &GameRow, moves: &[String]) -> Result<Game, ApiError> {
             m.parse().map_err(|e| ApiError::Internal(format!("stored move of {}: {e}", row.id)))?;
         game.play(mv).map_err(|e| ApiError::Internal(format!("stored move {m} of {}: {e}", row.id)))?;
     }
-    if let Some(p) = row.resigned.as_deref().and_then(|p| p.parse::<Player>().ok()) {
-        let _ = game.resign(p);
+    // `resigned` is the seat that gave up: `B` or `A`, or `B:time` / `A:time` for a time forfeit
+    // kept from an imported record.
+    if let Some(r) = row.resigned.as_deref() {
+        let (seat, time) = r.split_once(':').map_or((r, false), |(s, why)| (s, why == "time"));
+        if let Ok(p) = seat.parse::<Player>() {
+            let _ = if time { game.lose_on_time(p) } else { game.resign(p) };
+        }
     }
     Ok(game)
 }
@@ -429,6 +434,7 @@ impl Hub {
         let t = now();
         let resigned = match game.result().map(|r| r.termination) {
             Some(Termination::Resignation(p)) => Some(p.to_string()),
+            Some(Termination::TimeForfeit(p)) => Some(format!("{p}:time")),
             _ => None,
         };
         let row = GameRow {

@@ -359,8 +359,21 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
     assert_eq!(st, 201, "{imp}");
     assert_eq!(imp["game"]["plies"], g["plies"]);
     assert_eq!(imp["game"]["result"], g["result"]);
+    // A time forfeit in an imported record survives a reload from the store.
+    let mut forfeit = Record::parse(&text).unwrap();
+    let mut g2 = vlt_core::Game::default();
+    g2.play("1B".parse().unwrap()).unwrap();
+    g2.lose_on_time(vlt_core::Player::A).unwrap();
+    forfeit.game = g2;
+    let (st, imp) = s.post("/api/import", json!({"record": forfeit.to_string()})).await;
+    assert_eq!(st, 201, "{imp}");
+    assert_eq!(imp["game"]["result"]["termination"], "time forfeit");
+    let fid = imp["game"]["id"].as_str().unwrap().to_string();
     let (st, e) = s.post("/api/import", json!({"record": "[Start \"nonsense\"]\n1. 1B"})).await;
     assert_eq!(st, 400, "{e}");
+    s.task.abort();
+    let s = start(&dir.path().join("g.db"), Bounds { engine_ms: 200, ..Bounds::default() }).await;
+    assert_eq!(s.game(&fid).await["result"]["termination"], "time forfeit");
     let (_, ex) = s.get("/api/examples").await;
     assert_eq!(ex["examples"][1]["ply"]["captured"], json!(["4B", "3B", "2B"]));
     s.task.abort();
