@@ -70,6 +70,8 @@ struct Node {
     remaining: u32,
     children: Vec<u32>,
     parents: Vec<u32>,
+    /// `children[next..]` have not been queued by this node yet (siblings are queued lazily).
+    next: u32,
 }
 
 impl<'a> Solver<'a> {
@@ -222,6 +224,7 @@ impl<'a> Solver<'a> {
         let mut ids: HashMap<u128, u32> = HashMap::new();
         let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
         let mut settled: Vec<(u32, u8)> = Vec::new();
+        let mut wake: Vec<u32> = Vec::new();
         nodes.push(Node {
             pos: root,
             or: root.to_move() == s,
@@ -230,100 +233,120 @@ impl<'a> Solver<'a> {
             remaining: 0,
             children: Vec::new(),
             parents: Vec::new(),
+            next: 0,
         });
         ids.insert(root.repetition_key(), 0);
         queue.push_back(0);
-        while let Some(id) = queue.pop_front() {
+        loop {
+            while let Some(id) = queue.pop_front() {
+                if nodes[0].status != UNKNOWN {
+                    break;
+                }
+                for w in wake.drain(..) {
+                    advance(&mut nodes, w, &mut queue);
+                }
+                let node = &nodes[id as usize];
+                if node.expanded || node.status != UNKNOWN {
+                    continue;
+                }
+                if id != 0 && node.parents.iter().all(|&p| nodes[p as usize].status != UNKNOWN) {
+                    continue; // nothing undecided needs it now; a new parent would queue it again
+                }
+                let pos = node.pos;
+                // Known bounds decide it without expanding.
+                let (lo, hi) = self.bounds_of(pos);
+                let sview = if pos.to_move() == s { (lo, hi) } else { (-hi, -lo) };
+                if sview.0 >= t || sview.1 < t {
+                    let st = if sview.0 >= t { TRUE } else { FALSE };
+                    nodes[id as usize].expanded = true;
+                    settle(&mut nodes, id, st, &mut settled, &mut wake);
+                    continue;
+                }
+                self.stats.nodes += 1;
+                if self.stats.nodes > self.max_nodes {
+                    return Err(SolveError::NodeLimit(self.max_nodes));
+                }
+                if self.stats.nodes % PROGRESS_EVERY == 0 {
+                    let st = self.stats();
+                    (self.progress)(&st);
+                }
+                let mover = pos.to_move();
+                let or = mover == s;
+                let mut decided = None;
+                let mut quiet = Vec::new();
+                for m in pos.legal_moves() {
+                    let (child, k) = pos.play_counting(m);
+                    if k == 0 {
+                        quiet.push(child);
+                        continue;
+                    }
+                    let good = self.exit_secures(mover, k, child, s, t)?;
+                    if or && good {
+                        decided = Some(TRUE);
+                        break;
+                    }
+                    if !or && !good {
+                        decided = Some(FALSE);
+                        break;
+                    }
+                }
+                nodes[id as usize].expanded = true;
+                if let Some(st) = decided {
+                    settle(&mut nodes, id, st, &mut settled, &mut wake);
+                    continue;
+                }
+                if quiet.is_empty() {
+                    // Every move is a capture and none decided it: an OR node failed, an AND node held.
+                    settle(&mut nodes, id, if or { FALSE } else { TRUE }, &mut settled, &mut wake);
+                    continue;
+                }
+                nodes[id as usize].remaining = quiet.len() as u32;
+                // Most promising first: the child whose mover has the fewest moves is the cheapest to
+                // prove or refute (as proof numbers start).
+                quiet.sort_by_key(|c| c.legal_moves().len());
+                let mut decided_children = Vec::new();
+                for child in quiet {
+                    let cid = match ids.entry(child.repetition_key()) {
+                        Entry::Occupied(e) => *e.get(),
+                        Entry::Vacant(e) => {
+                            let cid = nodes.len() as u32;
+                            e.insert(cid);
+                            nodes.push(Node {
+                                pos: child,
+                                or: child.to_move() == s,
+                                status: UNKNOWN,
+                                expanded: false,
+                                remaining: 0,
+                                children: Vec::new(),
+                                parents: Vec::new(),
+                                next: 0,
+                            });
+                            cid
+                        }
+                    };
+                    nodes[id as usize].children.push(cid);
+                    nodes[cid as usize].parents.push(id);
+                    let c = &nodes[cid as usize];
+                    if c.status != UNKNOWN {
+                        decided_children.push((cid, c.status));
+                    }
+                }
+                // Children decided before this node knew them count now.
+                for (_, st) in decided_children {
+                    notify(&mut nodes, id, st, &mut settled, &mut wake);
+                }
+                // Siblings are queued one at a time: the next only when the previous one went the way
+                // that does not decide this node (as alpha-beta takes moves one by one).
+                advance(&mut nodes, id, &mut queue);
+            }
             if nodes[0].status != UNKNOWN {
                 break;
             }
-            let node = &nodes[id as usize];
-            if node.expanded || node.status != UNKNOWN {
-                continue;
+            for w in wake.drain(..) {
+                advance(&mut nodes, w, &mut queue);
             }
-            if id != 0 && node.parents.iter().all(|&p| nodes[p as usize].status != UNKNOWN) {
-                continue; // nothing undecided needs it now; a new parent would queue it again
-            }
-            let pos = node.pos;
-            // Known bounds decide it without expanding.
-            let (lo, hi) = self.bounds_of(pos);
-            let sview = if pos.to_move() == s { (lo, hi) } else { (-hi, -lo) };
-            if sview.0 >= t || sview.1 < t {
-                let st = if sview.0 >= t { TRUE } else { FALSE };
-                nodes[id as usize].expanded = true;
-                settle(&mut nodes, id, st, &mut settled);
-                continue;
-            }
-            self.stats.nodes += 1;
-            if self.stats.nodes > self.max_nodes {
-                return Err(SolveError::NodeLimit(self.max_nodes));
-            }
-            if self.stats.nodes % PROGRESS_EVERY == 0 {
-                let st = self.stats();
-                (self.progress)(&st);
-            }
-            let mover = pos.to_move();
-            let or = mover == s;
-            let mut decided = None;
-            let mut quiet = Vec::new();
-            for m in pos.legal_moves() {
-                let (child, k) = pos.play_counting(m);
-                if k == 0 {
-                    quiet.push(child);
-                    continue;
-                }
-                let good = self.exit_secures(mover, k, child, s, t)?;
-                if or && good {
-                    decided = Some(TRUE);
-                    break;
-                }
-                if !or && !good {
-                    decided = Some(FALSE);
-                    break;
-                }
-            }
-            nodes[id as usize].expanded = true;
-            if let Some(st) = decided {
-                settle(&mut nodes, id, st, &mut settled);
-                continue;
-            }
-            if quiet.is_empty() {
-                // Every move is a capture and none decided it: an OR node failed, an AND node held.
-                settle(&mut nodes, id, if or { FALSE } else { TRUE }, &mut settled);
-                continue;
-            }
-            nodes[id as usize].remaining = quiet.len() as u32;
-            let mut decided_children = Vec::new();
-            for child in quiet {
-                let cid = match ids.entry(child.repetition_key()) {
-                    Entry::Occupied(e) => *e.get(),
-                    Entry::Vacant(e) => {
-                        let cid = nodes.len() as u32;
-                        e.insert(cid);
-                        nodes.push(Node {
-                            pos: child,
-                            or: child.to_move() == s,
-                            status: UNKNOWN,
-                            expanded: false,
-                            remaining: 0,
-                            children: Vec::new(),
-                            parents: Vec::new(),
-                        });
-                        cid
-                    }
-                };
-                nodes[id as usize].children.push(cid);
-                nodes[cid as usize].parents.push(id);
-                let c = &nodes[cid as usize];
-                if c.status != UNKNOWN {
-                    decided_children.push((cid, c.status));
-                } else if !c.expanded {
-                    queue.push_back(cid);
-                }
-            }
-            // Children decided before this node knew them count now.
-            for (_, st) in decided_children {
-                notify(&mut nodes, id, st, &mut settled);
+            if queue.is_empty() && !widen(&mut nodes, &mut queue) {
+                break;
             }
         }
         let root_status = if nodes[0].status == UNKNOWN {
@@ -355,7 +378,7 @@ impl<'a> Solver<'a> {
 }
 
 /// Decides node `id` and passes the news up to its parents, iteratively.
-fn settle(nodes: &mut [Node], id: u32, status: u8, settled: &mut Vec<(u32, u8)>) {
+fn settle(nodes: &mut [Node], id: u32, status: u8, settled: &mut Vec<(u32, u8)>, wake: &mut Vec<u32>) {
     let mut stack = vec![(id, status)];
     while let Some((x, st)) = stack.pop() {
         if nodes[x as usize].status != UNKNOWN {
@@ -367,6 +390,8 @@ fn settle(nodes: &mut [Node], id: u32, status: u8, settled: &mut Vec<(u32, u8)>)
             let p = nodes[x as usize].parents[i];
             if let Some(pst) = parent_news(nodes, p, st) {
                 stack.push((p, pst));
+            } else if nodes[p as usize].status == UNKNOWN {
+                wake.push(p);
             }
         }
     }
@@ -389,8 +414,49 @@ fn parent_news(nodes: &mut [Node], p: u32, status: u8) -> Option<u8> {
     (node.remaining == 0).then_some(all_decide)
 }
 
-fn notify(nodes: &mut [Node], id: u32, st: u8, settled: &mut Vec<(u32, u8)>) {
+fn notify(nodes: &mut [Node], id: u32, st: u8, settled: &mut Vec<(u32, u8)>, wake: &mut Vec<u32>) {
     if let Some(pst) = parent_news(nodes, id, st) {
-        settle(nodes, id, pst, settled);
+        settle(nodes, id, pst, settled, wake);
     }
+}
+
+/// Queues the next undecided child of `id` not queued yet (if `id` is still undecided).
+fn advance(nodes: &mut [Node], id: u32, queue: &mut std::collections::VecDeque<u32>) {
+    if nodes[id as usize].status != UNKNOWN {
+        return;
+    }
+    while (nodes[id as usize].next as usize) < nodes[id as usize].children.len() {
+        let c = nodes[id as usize].children[nodes[id as usize].next as usize];
+        nodes[id as usize].next += 1;
+        if nodes[c as usize].status == UNKNOWN {
+            if !nodes[c as usize].expanded {
+                queue.push_back(c);
+            }
+            return;
+        }
+    }
+}
+
+/// When lazy queuing is stuck (nothing queued, root undecided), queues every child not yet queued
+/// of the undecided positions reachable from the root through undecided ones. False when there was
+/// none: then those positions are closed under their moves, which the least fixed point needs.
+fn widen(nodes: &mut [Node], queue: &mut std::collections::VecDeque<u32>) -> bool {
+    let mut stack = vec![0u32];
+    let mut seen = vec![false; nodes.len()];
+    seen[0] = true;
+    while let Some(x) = stack.pop() {
+        if !nodes[x as usize].expanded {
+            queue.push_back(x);
+            continue;
+        }
+        nodes[x as usize].next = nodes[x as usize].children.len() as u32;
+        for i in 0..nodes[x as usize].children.len() {
+            let c = nodes[x as usize].children[i];
+            if !seen[c as usize] && nodes[c as usize].status == UNKNOWN {
+                seen[c as usize] = true;
+                stack.push(c);
+            }
+        }
+    }
+    !queue.is_empty()
 }
