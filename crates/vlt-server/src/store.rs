@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, mpsc};
 
 /// Schema migrations, in order: migration `i` brings the schema from version `i` to `i + 1`.
 /// Never edit a released step; append a new one.
@@ -47,6 +47,9 @@ pub enum StoreError {
     /// SQLite failed.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The group transaction holding this write could not start or commit.
+    #[error("database: {0}")]
+    Commit(String),
     /// The file was written by a newer build.
     #[error("database schema version {found} is newer than this program's {supported}")]
     TooNew {
@@ -103,10 +106,64 @@ pub struct Summary {
     pub updated: i64,
 }
 
-/// The database, one connection behind a mutex (SQLite serialises writers anyway).
-#[derive(Debug)]
+/// A write waiting for its turn: runs inside the batch's transaction and answers with the number
+/// of rows it changed.
+type Op = Box<dyn FnOnce(&Connection) -> rusqlite::Result<usize> + Send>;
+
+struct Pending {
+    op: Op,
+    reply: mpsc::Sender<Result<usize, StoreError>>,
+}
+
+/// The database: one connection behind a mutex (SQLite serialises writers anyway), and a queue of
+/// writes committed in groups: whoever takes the connection commits every write queued so far in
+/// one transaction, each inside its own savepoint (so one failing write fails alone), with one
+/// fsync for the lot. Each writer still returns only after the commit that holds its write.
 pub struct Store {
     conn: Mutex<Connection>,
+    queue: Mutex<Vec<Pending>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").finish_non_exhaustive()
+    }
+}
+
+/// Commits `batch` in one transaction, each op in its own savepoint, then answers every op:
+/// its own result if the commit succeeded, the commit's error otherwise.
+fn run_batch(conn: &Connection, batch: Vec<Pending>) {
+    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        let msg = e.to_string();
+        for p in batch {
+            let _ = p.reply.send(Err(StoreError::Commit(msg.clone())));
+        }
+        return;
+    }
+    let mut answers = Vec::with_capacity(batch.len());
+    for p in batch {
+        let r = conn.execute_batch("SAVEPOINT op").and_then(|()| (p.op)(conn));
+        let r = match r {
+            Ok(n) => conn.execute_batch("RELEASE op").map(|()| n),
+            Err(e) => {
+                // Undo this op alone; the others in the batch stand.
+                let _ = conn.execute_batch("ROLLBACK TO op; RELEASE op");
+                Err(e)
+            }
+        };
+        answers.push((p.reply, r));
+    }
+    let commit = conn.execute_batch("COMMIT");
+    if commit.is_err() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    for (reply, r) in answers {
+        let r = match &commit {
+            Ok(()) => r.map_err(StoreError::from),
+            Err(e) => Err(StoreError::Commit(format!("commit: {e}"))),
+        };
+        let _ = reply.send(r);
+    }
 }
 
 /// Seconds since the Unix epoch.
@@ -149,13 +206,37 @@ impl Store {
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
         }
-        Ok(Store { conn: Mutex::new(conn) })
+        Ok(Store { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()) })
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written (transactions roll
         // back), so a poisoned lock is safe to reuse.
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Runs `op` in a committed transaction (grouped with other writers' ops waiting at the same
+    /// time) and returns the rows it changed, once that transaction is committed.
+    fn write(
+        &self,
+        op: impl FnOnce(&Connection) -> rusqlite::Result<usize> + Send + 'static,
+    ) -> Result<usize, StoreError> {
+        let (reply, answer) = mpsc::channel();
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(Pending { op: Box::new(op), reply });
+        {
+            // Queued before we take the connection: either an earlier holder already committed
+            // our op (and answered), or it is still queued and we commit it now.
+            let conn = self.conn();
+            let batch =
+                std::mem::take(&mut *self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            if !batch.is_empty() {
+                run_batch(&conn, batch);
+            }
+        }
+        answer.recv().unwrap_or_else(|_| Err(StoreError::Commit("the write was dropped".into())))
     }
 
     /// The schema version of the open file.
@@ -171,24 +252,25 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
-            "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
+        let (g, moves) = (g.clone(), moves.to_vec());
+        self.write(move |tx| {
+            tx.execute(
+                "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
                                 result, created, updated, tags)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            params![
-                g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
-                g.result, g.created, g.updated, g.tags
-            ],
-        )?;
-        for (i, m) in moves.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                params![g.id, i as i64, m],
+                params![
+                    g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
+                    g.result, g.created, g.updated, g.tags
+                ],
             )?;
-        }
-        tx.commit()?;
+            for (i, m) in moves.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                    params![g.id, i as i64, m],
+                )?;
+            }
+            Ok(1)
+        })?;
         Ok(())
     }
 
@@ -203,19 +285,19 @@ impl Store {
         moves: &[String],
         result: Option<&str>,
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        for (i, m) in moves.iter().enumerate() {
+        let (id, moves, result) = (id.to_string(), moves.to_vec(), result.map(str::to_string));
+        self.write(move |tx| {
+            for (i, m) in moves.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                    params![id, (first + i) as i64, m],
+                )?;
+            }
             tx.execute(
-                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                params![id, (first + i) as i64, m],
-            )?;
-        }
-        tx.execute(
-            "UPDATE games SET finished = ?2, result = ?3, updated = ?4 WHERE id = ?1",
-            params![id, result.is_some(), result, now()],
-        )?;
-        tx.commit()?;
+                "UPDATE games SET finished = ?2, result = ?3, updated = ?4 WHERE id = ?1",
+                params![id, result.is_some(), result, now()],
+            )
+        })?;
         Ok(())
     }
 
@@ -224,14 +306,14 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn truncate_moves(&self, id: &str, len: usize) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2", params![id, len as i64])?;
-        tx.execute(
-            "UPDATE games SET finished = 0, result = NULL, updated = ?2 WHERE id = ?1",
-            params![id, now()],
-        )?;
-        tx.commit()?;
+        let id = id.to_string();
+        self.write(move |tx| {
+            tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2", params![id, len as i64])?;
+            tx.execute(
+                "UPDATE games SET finished = 0, result = NULL, updated = ?2 WHERE id = ?1",
+                params![id, now()],
+            )
+        })?;
         Ok(())
     }
 
@@ -246,7 +328,8 @@ impl Store {
         } else {
             "UPDATE games SET token_a = ?2, updated = ?3 WHERE id = ?1 AND token_a IS NULL"
         };
-        Ok(self.conn().execute(sql, params![id, token, now()])? == 1)
+        let (id, token) = (id.to_string(), token.to_string());
+        Ok(self.write(move |c| c.execute(sql, params![id, token, now()]))? == 1)
     }
 
     /// Records a resignation and the result.
@@ -254,10 +337,13 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn resign(&self, id: &str, seat: char, result: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4 WHERE id = ?1",
-            params![id, seat.to_string(), result, now()],
-        )?;
+        let (id, result) = (id.to_string(), result.to_string());
+        self.write(move |c| {
+            c.execute(
+                "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4 WHERE id = ?1",
+                params![id, seat.to_string(), result, now()],
+            )
+        })?;
         Ok(())
     }
 
@@ -427,5 +513,39 @@ mod tests {
         s.resign("g", 'B', "A wins").unwrap();
         assert_eq!(s.open_games().unwrap(), 0);
         assert_eq!(s.finished(10, 0).unwrap()[0].id, "g");
+    }
+
+    #[test]
+    fn concurrent_writes_are_grouped_and_a_failing_one_fails_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = std::sync::Arc::new(Store::open(&dir.path().join("g.db")).unwrap());
+        for t in 0..8 {
+            s.insert_game(&row(&format!("g{t}")), &[]).unwrap();
+        }
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let s = std::sync::Arc::clone(&s);
+                std::thread::spawn(move || {
+                    let id = format!("g{t}");
+                    for ply in 0..25 {
+                        s.append_moves(&id, ply, &[format!("{}B", ply % 6 + 1)], None).unwrap();
+                        // Every odd thread also tries a ply that is already stored: refused alone.
+                        if t % 2 == 1 {
+                            assert!(s.append_moves(&id, ply, &["1A".into()], None).is_err());
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        drop(s);
+        let s = Store::open(&dir.path().join("g.db")).unwrap();
+        for t in 0..8 {
+            let moves = s.load(&format!("g{t}")).unwrap().unwrap().1;
+            assert_eq!(moves.len(), 25);
+            assert!(moves.iter().enumerate().all(|(i, m)| *m == format!("{}B", i % 6 + 1)));
+        }
     }
 }
