@@ -149,7 +149,7 @@ function viewGame(id) {
   let pollTimer = null;
   const board = new Board(boardBox, (hole) => pick(hole));
 
-  const canMove = () => view && !view.result && !animating &&
+  const canMove = () => view && !view.result && !animating && view.seat_b !== 'free' && view.seat_a !== 'free' &&
     (seat === 'both' || seat === view.to_move) &&
     (view.to_move === 'B' ? view.seat_b : view.seat_a) !== 'computer';
 

@@ -511,6 +511,11 @@ impl Hub {
         if let Some(r) = g.game.result() {
             return Err(ApiError::Conflict(format!("the game is over: {r}")));
         }
+        if g.row.mode == "online" && (g.row.token_b.is_none() || g.row.token_a.is_none()) {
+            return Err(ApiError::Conflict(
+                "the other seat is still free: wait for your friend to join".into(),
+            ));
+        }
         let to_move = g.game.position().to_move();
         if g.computer() == Some(to_move) {
             return Err(ApiError::Conflict("it is the computer's turn".into()));

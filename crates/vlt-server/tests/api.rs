@@ -104,6 +104,9 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
     let tb = created["token"].as_str().unwrap().to_string();
     assert_eq!(created["seat"], "B");
     assert_eq!(created["game"]["seat_a"], "free");
+    // Nobody moves before the friend has joined.
+    let (st, e) = s.post(&format!("/api/games/{id}/move"), json!({"token": tb, "move": "1B"})).await;
+    assert_eq!(st, 409, "{e}");
     let (st, joined) = s.post(&format!("/api/games/{id}/join"), json!({})).await;
     assert_eq!(st, 200, "{joined}");
     assert_eq!(joined["seat"], "A");
