@@ -225,6 +225,7 @@ impl<'a> Solver<'a> {
         let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
         let mut settled: Vec<(u32, u8)> = Vec::new();
         let mut wake: Vec<u32> = Vec::new();
+        let mut held_by_opponent = false;
         nodes.push(Node {
             pos: root,
             or: root.to_move() == s,
@@ -345,11 +346,23 @@ impl<'a> Solver<'a> {
             for w in wake.drain(..) {
                 advance(&mut nodes, w, &mut queue);
             }
-            if queue.is_empty() && !widen(&mut nodes, &mut queue) {
-                break;
+            if queue.is_empty() {
+                // Stuck: first see whether the opponent can already keep play inside what is
+                // explored (then the root fails), else explore a little more where it matters.
+                let reachable = undecided_from_root(&nodes);
+                if let Some(held) = opponent_holds(&nodes, &reachable) {
+                    settled.extend(held.into_iter().map(|x| (x, FALSE)));
+                    held_by_opponent = true;
+                    break;
+                }
+                if !targeted_widen(&mut nodes, &reachable, &mut queue) && !widen(&mut nodes, &mut queue) {
+                    break;
+                }
             }
         }
-        let root_status = if nodes[0].status == UNKNOWN {
+        let root_status = if held_by_opponent {
+            FALSE
+        } else if nodes[0].status == UNKNOWN {
             // The queue ran dry: every undecided position reachable from the root through undecided
             // ones is expanded, and none of them can be forced to `t`: they all fail (least fixed
             // point; the cycles among them are held at 0 by R7).
@@ -459,4 +472,87 @@ fn widen(nodes: &mut [Node], queue: &mut std::collections::VecDeque<u32>) -> boo
         }
     }
     !queue.is_empty()
+}
+
+/// The undecided positions reachable from the root through undecided ones (the root first).
+fn undecided_from_root(nodes: &[Node]) -> Vec<u32> {
+    let mut out = vec![0u32];
+    let mut seen = vec![false; nodes.len()];
+    seen[0] = true;
+    let mut i = 0;
+    while i < out.len() {
+        let x = out[i] as usize;
+        i += 1;
+        for &c in &nodes[x].children {
+            if !seen[c as usize] && nodes[c as usize].status == UNKNOWN {
+                seen[c as usize] = true;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// A set of explored, undecided positions containing the root in which the opponent of the tester
+/// can keep play for ever: at the tester's positions every move stays in the set or goes to a
+/// position proved to fail, at the opponent's positions some move does, and no capture secures the
+/// threshold (else the position would be decided). Every position of such a set fails: play stays
+/// in it for ever (R7: no further captures) or reaches a failed one. `None` when the root is not in
+/// the largest such set.
+fn opponent_holds(nodes: &[Node], reachable: &[u32]) -> Option<Vec<u32>> {
+    let mut in_set = vec![false; nodes.len()];
+    for &x in reachable {
+        in_set[x as usize] = nodes[x as usize].expanded;
+    }
+    let stays = |in_set: &[bool], x: usize| -> bool {
+        let n = &nodes[x];
+        if n.or {
+            n.children.iter().all(|&c| nodes[c as usize].status == FALSE || in_set[c as usize])
+        } else {
+            n.children.iter().any(|&c| nodes[c as usize].status == FALSE || in_set[c as usize])
+        }
+    };
+    let mut work: Vec<u32> = reachable.to_vec();
+    while let Some(x) = work.pop() {
+        if in_set[x as usize] && !stays(&in_set, x as usize) {
+            in_set[x as usize] = false;
+            for &p in &nodes[x as usize].parents {
+                if in_set[p as usize] {
+                    work.push(p);
+                }
+            }
+        }
+    }
+    in_set[0].then(|| reachable.iter().copied().filter(|&x| in_set[x as usize]).collect())
+}
+
+/// Queues, among the undecided reachable positions, every unexplored child of the tester's
+/// positions (it needs all of them settled) and the next unexplored child of the opponent's. False
+/// when nothing was queued.
+fn targeted_widen(
+    nodes: &mut [Node],
+    reachable: &[u32],
+    queue: &mut std::collections::VecDeque<u32>,
+) -> bool {
+    let before = queue.len();
+    for &x in reachable {
+        let x = x as usize;
+        if !nodes[x].expanded {
+            queue.push_back(x as u32);
+            continue;
+        }
+        let mut i = nodes[x].next as usize;
+        while i < nodes[x].children.len() {
+            let c = nodes[x].children[i] as usize;
+            i += 1;
+            if nodes[c].status == UNKNOWN && !nodes[c].expanded {
+                queue.push_back(c as u32);
+                if !nodes[x].or {
+                    break;
+                }
+            }
+        }
+        nodes[x].next = i as u32;
+    }
+    queue.len() > before
 }
