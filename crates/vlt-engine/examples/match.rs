@@ -3,7 +3,7 @@
 //! `depth:N`, `nodes:N`, `ms:N` or `level:N`, optionally followed by `,untuned` (hand-set weights)
 //! `,nolmr` (no late move reductions), `,mcts` (Monte Carlo tree search; then `,uniform` for
 //! uniform playouts and `,c=X` for the exploration constant), `,w=W1/W2/...` (evaluation weights
-//! in `FEATURE_NAMES` order), `,t=N` (search threads).
+//! in `FEATURE_NAMES` order), `,t=N` (search threads), `,qs` (quiescence search on).
 
 use std::time::Duration;
 use vlt_engine::selfplay::{Chooser, play_match};
@@ -26,6 +26,7 @@ fn parse(spec: &str) -> (Engine, Chooser) {
         match p {
             "untuned" => e.set_weights(Weights::UNTUNED),
             "nolmr" => e.set_reductions(false),
+            "qs" => e.set_quiescence(true),
             "mcts" => e.set_config(EngineConfig { algorithm: Algorithm::Mcts, ..e.config() }),
             "uniform" => {
                 let c = e.config();

@@ -197,6 +197,7 @@ pub struct Engine {
     tt: Arc<Tt>,
     weights: Weights,
     reductions: bool,
+    quiescence: bool,
     tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     /// The last alpha-beta search's root move scores in centistones, in `SearchResult::moves` order.
     last_root_cs: Vec<i32>,
@@ -211,6 +212,7 @@ impl Engine {
             tt: Arc::new(Tt::new(config.hash_mb)),
             weights: Weights::default(),
             reductions: true,
+            quiescence: false,
             tablebase: None,
             last_root_cs: Vec::new(),
         }
@@ -244,6 +246,12 @@ impl Engine {
     /// Turns late move reductions on (the default) or off, for measuring what they bring.
     pub fn set_reductions(&mut self, on: bool) {
         self.reductions = on;
+    }
+
+    /// Turns the capture quiescence search at the horizon on or off (off by default: it did not
+    /// measurably help, see `docs/engine.md`).
+    pub fn set_quiescence(&mut self, on: bool) {
+        self.quiescence = on;
     }
 
     /// Sets (or removes) the endgame tables. The search then values every position with at most
@@ -328,6 +336,7 @@ impl Engine {
             nodes: AtomicU64::new(0),
             single: threads == 1,
             lmr: self.reductions,
+            quiescence: self.quiescence,
             tb: self.tablebase.as_deref(),
             tb_max: self.tablebase.as_ref().map_or(0, |t| t.max_stones()),
         };

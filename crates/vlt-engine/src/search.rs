@@ -33,6 +33,8 @@ const CHECK_EVERY: u64 = 1024;
 const LMR_MIN_DEPTH: i32 = 3;
 /// ... and to moves from this position in the order on (0 is the first).
 const LMR_MIN_INDEX: usize = 2;
+/// Most captures a quiescence line follows.
+const QS_DEPTH: usize = 4;
 /// Largest history score before the table is halved.
 const HISTORY_MAX: i32 = 1 << 20;
 
@@ -52,6 +54,8 @@ pub(crate) struct Shared<'a> {
     pub single: bool,
     /// Late move reductions on.
     pub lmr: bool,
+    /// Quiescence search of captures at the horizon.
+    pub quiescence: bool,
     /// Endgame tables, probed when the board holds at most `tb_max` stones.
     pub tb: Option<&'a vlt_tablebase::Tablebase>,
     /// The most stones the tables cover (0 without tables: an empty board needs no probe).
@@ -325,6 +329,9 @@ impl<'a> Thread<'a> {
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.heuristic = true;
+            if self.sh.quiescence && ply + QS_DEPTH < MAX_PLY {
+                return self.qsearch(pos, alpha, beta, QS_DEPTH);
+            }
             return evaluate(pos, &self.sh.weights).clamp(-60 * STONE, 60 * STONE);
         }
         self.check_limits();
@@ -444,6 +451,43 @@ impl<'a> Thread<'a> {
                 proven: !node_heur,
             },
         );
+        best
+    }
+
+    /// Quiescence (optional, off by default): at the horizon, the mover may stand on the
+    /// evaluation or play a capture (R4), recursively for at most `q` captures. No repetition can
+    /// occur on such a line: every move captures (R7).
+    fn qsearch(&mut self, pos: Position, mut alpha: i32, beta: i32, q: usize) -> i32 {
+        let stand = evaluate(pos, &self.sh.weights).clamp(-60 * STONE, 60 * STONE);
+        if q == 0 || stand >= beta {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let board = pos.board();
+        let me = pos.to_move();
+        for m in pos.legal_moves() {
+            if crate::eval::capture_of(&board, m.hole().index()) == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            let (c, k) = pos.play_counting(m);
+            let cap = i32::from(k) * STONE;
+            let v = if c.is_game_over() {
+                cap
+            } else if c.to_move() == me {
+                cap + self.qsearch(c, alpha - cap, beta - cap, q - 1)
+            } else {
+                cap - self.qsearch(c, cap - beta, cap - alpha, q - 1)
+            };
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
         best
     }
 
