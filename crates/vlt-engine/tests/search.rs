@@ -350,3 +350,26 @@ fn bench_signature() {
     let r = vlt_engine::bench::bench(vlt_engine::bench::DEPTH);
     assert_eq!(r.nodes, 932_271);
 }
+
+/// The optional quiescence search keeps proofs exact (it only runs at the horizon) and plays legal
+/// moves from a shallow horizon, where it does run.
+#[test]
+fn quiescence_keeps_results_sound() {
+    let mut rng = SplitMix64(31);
+    let mut memo = HashMap::new();
+    let mut e = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+    e.set_quiescence(true);
+    for _ in 0..40 {
+        let pos = random_small_position(&mut rng, 8);
+        if pos.is_game_over() {
+            continue;
+        }
+        let r = search(&mut e, &Game::new(pos), depth(100));
+        assert_eq!(r.info.score, oracle(pos, &mut memo), "{pos}");
+        let r = search(&mut e, &Game::new(pos), depth(1));
+        assert!(pos.legal_moves().contains(r.best));
+    }
+    let game = Game::new("3,0,8,2,1,6/0,4,1,9,2,3 B 10 11".parse().unwrap());
+    let r = search(&mut e, &game, depth(6));
+    assert!(game.position().legal_moves().contains(r.best));
+}
