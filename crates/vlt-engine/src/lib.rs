@@ -1,6 +1,13 @@
 //! The computer opponent of Vai Lung Thlan: search, evaluation, levels and analysis.
 //!
-//! Depends only on `vlt-core`; knows nothing of terminals, HTTP or the text protocol.
+//! Depends on `vlt-core` (the rules) and `vlt-tablebase` (optional endgame tables); knows nothing
+//! of terminals, HTTP or the text protocol. Modules: [`search`] (alpha-beta, R5/R6/R7 scoring),
+//! [`tt`] (the shared table), [`eval`] (features and tuned weights), [`mcts`] (UCT), [`level`]
+//! (levels 1–10), [`time`] (budgets), [`bench`] (the deterministic benchmark), [`selfplay`]
+//! (engine-versus-engine games for tuning). See `docs/engine.md`.
+//!
+//! Scores are stones of *future* capture difference for the player to move (R4, R6): its captures
+//! from here on minus the opponent's.
 //!
 //! **API contract used by the front ends** (`vlt play`, `vlt serve`, the protocol): [`Engine`],
 //! [`Limits`], [`Level`], [`SearchInfo`], [`SearchResult`], [`Stop`]. Extend it; do not break it.
