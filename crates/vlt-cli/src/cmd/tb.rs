@@ -42,7 +42,7 @@ struct BuildArgs {
 /// Print the exact value of a position for the player to move and of each legal move.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  vlt tb probe --json --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  \
-                        {\"value\":2,\"moves\":[{\"move\":\"5B\",\"value\":0},{\"move\":\"6B\",\"value\":2}]}")]
+                        {\"moves\":[{\"move\":\"5B\",\"value\":2},{\"move\":\"6B\",\"value\":2}],\"value\":2}")]
 struct ProbeArgs {
     /// One JSON object: {"value", "moves": [{"move", "value"}]}.
     #[arg(long)]
