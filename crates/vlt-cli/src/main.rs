@@ -23,6 +23,13 @@ enum Command {
     Replay(cmd::replay::Args),
     Bench(cmd::bench::Args),
     Analyse(cmd::analyse::Args),
+    Serve(cmd::serve::Args),
+    Loadtest(cmd::loadtest::Args),
+    Engine(cmd::engine::Args),
+    Match(cmd::match_::Args),
+    Play(cmd::play::Args),
+    Tb(cmd::tb::Args),
+    Solve(cmd::solve::Args),
     // New subcommands: add a variant here and an arm below, and a file in cmd/.
 }
 
@@ -36,6 +43,13 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Analyse(a) => cmd::analyse::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Loadtest(a) => cmd::loadtest::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
+        Command::Match(a) => cmd::match_::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Tb(a) => cmd::tb::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,10 +3,17 @@
 pub mod analyse;
 pub mod apply;
 pub mod bench;
+pub mod engine;
+pub mod loadtest;
+pub mod match_;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod show;
+pub mod solve;
+pub mod tb;
 
 use crate::error::input;
 use vlt_core::{Move, Position};
