@@ -8,7 +8,12 @@ use std::process::ExitCode;
 
 /// Vai Lung Thlan, the mancala game of the Mizo people: rules, engine, tablebases, play.
 #[derive(Parser)]
-#[command(name = "vlt", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "vlt",
+    version,
+    about = "Vai Lung Thlan, the mancala game of the Mizo people: play, analyse, solve",
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
