@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project: formatting, lints, the Rust tests of all crates (rules
 # vectors, property tests, CLI, protocol, terminal UI, server API) and the browser tests.
-# Installs what the tests need when it is missing (tmux, Chromium, the npm packages).
+# Installs what the tests need when it is missing (Chromium, the npm packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-command -v tmux >/dev/null || need_apt+=(tmux)
 if [ -f web/tests/run.sh ] && [ ! -x /usr/bin/chromium ]; then need_apt+=(chromium); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
@@ -23,6 +22,7 @@ echo "== cargo test"
 cargo test --workspace --release
 if [ -f web/tests/run.sh ]; then
   echo "== browser tests"
-  bash web/tests/run.sh
+  # The release binary the Rust tests just built, rather than a second (debug) build.
+  VLT_BIN="${CARGO_TARGET_DIR:-target}/release/vlt" bash web/tests/run.sh
 fi
 echo "== all tests passed"
