@@ -56,6 +56,20 @@ pub fn run(mut app: App) -> anyhow::Result<()> {
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT, signal_hook::consts::SIGHUP] {
         signal_hook::flag::register(sig, Arc::clone(&signalled))?;
     }
+    // When the terminal goes away (SIGHUP on a closed pty), crossterm's poll can spin on the
+    // closed descriptor and never return to the loop that checks the flag. A watchdog ends the
+    // process shortly after any of these signals if the loop has not ended it by then.
+    {
+        let signalled = Arc::clone(&signalled);
+        std::thread::spawn(move || {
+            while !signalled.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            std::thread::sleep(Duration::from_millis(500));
+            restore();
+            std::process::exit(130);
+        });
+    }
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let _guard = Guard;
