@@ -23,6 +23,8 @@ cargo test --workspace --release
 if [ -f web/tests/run.sh ]; then
   echo "== browser tests"
   # The release binary the Rust tests just built, rather than a second (debug) build.
-  VLT_BIN="${CARGO_TARGET_DIR:-target}/release/vlt" bash web/tests/run.sh
+  target_dir="${CARGO_TARGET_DIR:-target}"
+  case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+  VLT_BIN="$target_dir/release/vlt" bash web/tests/run.sh
 fi
 echo "== all tests passed"
