@@ -31,25 +31,21 @@ impl Screen {
     }
 }
 
-#[test]
-fn a_whole_game_by_key_presses_in_a_pty() {
+/// The real `vlt` with `args`, in an 80x24 pseudo-terminal whose output feeds a `vt100` screen.
+struct Vlt {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
+    keys: Box<dyn Write + Send>,
+    screen: Screen,
+}
+
+fn start(args: &[&str]) -> Vlt {
     let pty = native_pty_system();
     let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
-    // A position with six stones keeps the game short; animation on, as a player would see it.
-    cmd.args([
-        "play",
-        "--lang",
-        "en",
-        "--level",
-        "1",
-        "--seed",
-        "5",
-        "--position",
-        "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30",
-    ]);
+    cmd.args(args);
     cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
+    let child = pair.slave.spawn_command(cmd).expect("vlt starts");
     drop(pair.slave);
     let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
     let mut reader = pair.master.try_clone_reader().unwrap();
@@ -66,8 +62,24 @@ fn a_whole_game_by_key_presses_in_a_pty() {
             }
         }
     });
-    let mut keys = pair.master.take_writer().unwrap();
-    let screen = Screen { parser };
+    let keys = pair.master.take_writer().unwrap();
+    Vlt { child, master: pair.master, keys, screen: Screen { parser } }
+}
+
+#[test]
+fn a_whole_game_by_key_presses_in_a_pty() {
+    // A position with six stones keeps the game short; animation on, as a player would see it.
+    let Vlt { mut child, master: _master, mut keys, screen } = start(&[
+        "play",
+        "--lang",
+        "en",
+        "--level",
+        "1",
+        "--seed",
+        "5",
+        "--position",
+        "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30",
+    ]);
     let mut send = |s: &str| {
         keys.write_all(s.as_bytes()).unwrap();
         keys.flush().unwrap();
@@ -125,30 +137,8 @@ fn a_whole_game_by_key_presses_in_a_pty() {
 /// 80x24; large again, the game is back as it was.
 #[test]
 fn a_click_plays_and_a_resize_redraws() {
-    let pty = native_pty_system();
-    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
-    cmd.args(["play", "--lang", "en", "--opponent", "human", "--no-menu", "--no-animation"]);
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
-    drop(pair.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let p2 = parser.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            match p2.lock() {
-                Ok(mut p) => p.process(&buf[..n]),
-                Err(_) => break,
-            }
-        }
-    });
-    let mut keys = pair.master.take_writer().unwrap();
-    let screen = Screen { parser: parser.clone() };
+    let Vlt { mut child, master, mut keys, screen } =
+        start(&["play", "--lang", "en", "--opponent", "human", "--no-menu", "--no-animation"]);
     screen.wait(20, "the board", |t| t.contains("Player B to move"));
     // 3B's box is the fourth of B's row (6B 5B 4B 3B ...): columns 32-38, rows 7-11 (0-based).
     // An SGR mouse press and release at column 35, row 9 (1-based in the sequence: 35, 10).
@@ -157,11 +147,11 @@ fn a_click_plays_and_a_resize_redraws() {
     let t = screen.wait(10, "the click's move", |t| t.contains("1. 3B"));
     assert!(t.contains("Player B sowed 3B"), "{t}");
 
-    pair.master.resize(PtySize { rows: 20, cols: 60, pixel_width: 0, pixel_height: 0 }).unwrap();
-    parser.lock().unwrap().set_size(20, 60);
+    master.resize(PtySize { rows: 20, cols: 60, pixel_width: 0, pixel_height: 0 }).unwrap();
+    screen.parser.lock().unwrap().set_size(20, 60);
     screen.wait(10, "the too-small notice", |t| t.contains("needs at least 80×24"));
-    pair.master.resize(PtySize { rows: 30, cols: 100, pixel_width: 0, pixel_height: 0 }).unwrap();
-    parser.lock().unwrap().set_size(30, 100);
+    master.resize(PtySize { rows: 30, cols: 100, pixel_width: 0, pixel_height: 0 }).unwrap();
+    screen.parser.lock().unwrap().set_size(30, 100);
     let t = screen.wait(10, "the game again", |t| t.contains("Player A to move") && t.contains("1. 3B"));
     assert!(!t.contains("needs at least"), "{t}");
 
@@ -173,35 +163,13 @@ fn a_click_plays_and_a_resize_redraws() {
 /// SIGTERM from outside ends the game cleanly: exit status 0 and the normal screen back.
 #[test]
 fn sigterm_restores_the_terminal() {
-    let pty = native_pty_system();
-    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
-    cmd.args(["play", "--lang", "en", "--no-menu", "--opponent", "human"]);
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
-    drop(pair.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let p2 = parser.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            match p2.lock() {
-                Ok(mut p) => p.process(&buf[..n]),
-                Err(_) => break,
-            }
-        }
-    });
-    let _keys = pair.master.take_writer().unwrap();
-    let screen = Screen { parser: parser.clone() };
+    let Vlt { mut child, master: _master, keys: _keys, screen } =
+        start(&["play", "--lang", "en", "--no-menu", "--opponent", "human"]);
     screen.wait(20, "the board", |t| t.contains("Player B to move"));
-    assert!(parser.lock().unwrap().screen().alternate_screen());
+    assert!(screen.parser.lock().unwrap().screen().alternate_screen());
     let pid = child.process_id().expect("a pid").to_string();
     let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
     assert!(killed.success());
     assert!(child.wait().unwrap().success());
-    screen.wait(5, "the normal screen", |_| !parser.lock().unwrap().screen().alternate_screen());
+    screen.wait(5, "the normal screen", |_| !screen.parser.lock().unwrap().screen().alternate_screen());
 }
