@@ -3,7 +3,7 @@
 //! two moves away, walking into a chain) rather than random ones; high levels search deep and pick
 //! the best move.
 
-use crate::{Engine, Game, Level, Limits, Stop};
+use crate::{Clock, Engine, Game, Level, Limits, Stop};
 use std::time::Duration;
 use vlt_core::Move;
 use vlt_core::playout::SplitMix64;
@@ -31,8 +31,9 @@ impl Level {
             5 => (depth(6), 15),
             6 => (depth(8), 0),
             7 => (depth(10), 0),
-            8 => (depth(13), 0),
-            9 => (depth(16), 0),
+            // Two plies a step: one ply was too small a step to be sure of 60 % (measured).
+            8 => (depth(12), 0),
+            9 => (depth(14), 0),
             _ => (Limits { movetime: Some(Duration::from_secs(1)), ..Limits::default() }, 0),
         };
         LevelSettings { limits, temperature }
@@ -43,15 +44,27 @@ impl Level {
     pub fn limits(self) -> Limits {
         self.settings().limits
     }
+
+    /// The limits of this level playing on `clock`: its depth (levels 1–9) still caps the search,
+    /// and the clock's budget replaces level 10's fixed second a move.
+    #[must_use]
+    pub fn limits_on_clock(self, clock: Clock) -> Limits {
+        Limits { movetime: None, clock: Some(clock), ..self.limits() }
+    }
 }
 
-pub(crate) fn play(engine: &mut Engine, game: &Game, level: Level, seed: u64) -> Move {
+pub(crate) fn play(engine: &mut Engine, game: &Game, level: Level, seed: u64, limits: &Limits) -> Move {
+    // A forced move needs no thought (R5 passes never reach here: the game moves on by itself).
+    let moves = game.position().legal_moves();
+    if moves.len() == 1 {
+        return moves.nth_move(0).expect("one legal move");
+    }
     let s = level.settings();
     let stop = Stop::new();
     if s.temperature == 0 {
-        return engine.search(game, &s.limits, &stop, &mut |_| {}).expect("the game is not over").best;
+        return engine.search(game, limits, &stop, &mut |_| {}).expect("the game is not over").best;
     }
-    let r = engine.analyse(game, &s.limits, &stop, &mut |_| {}).expect("the game is not over");
+    let r = engine.analyse(game, limits, &stop, &mut |_| {}).expect("the game is not over");
     // The softmax works on the exact root values in centistones, finer than the result's stones.
     let cs = engine.last_root_centistones().to_vec();
     let best = cs.iter().copied().max().unwrap_or(0);

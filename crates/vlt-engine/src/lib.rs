@@ -391,7 +391,16 @@ impl Engine {
     /// # Panics
     /// When the game is over.
     pub fn play_level(&mut self, game: &Game, level: Level, seed: u64) -> Move {
-        level::play(self, game, level, seed)
+        level::play(self, game, level, seed, &level.limits())
+    }
+
+    /// Like [`Engine::play_level`], for a player on a clock (time left and increment): the level's
+    /// depth and choice among moves, the clock's time budget ([`Level::limits_on_clock`]).
+    ///
+    /// # Panics
+    /// When the game is over.
+    pub fn play_level_on_clock(&mut self, game: &Game, level: Level, seed: u64, clock: Clock) -> Move {
+        level::play(self, game, level, seed, &level.limits_on_clock(clock))
     }
 }
 
@@ -514,7 +523,9 @@ fn iterate(
             .collect();
         let cs = t.root.iter().map(|r| r.score).collect();
         result = Some((SearchResult { best: pv[0], info, moves }, cs));
-        if exact || sh.node_limit.is_some_and(|n| nodes >= n) {
+        // A forced move on the clock: more depth cannot change it, so keep the time.
+        let forced = t.root.len() == 1 && sh.budget.soft.is_some();
+        if exact || forced || sh.node_limit.is_some_and(|n| nodes >= n) {
             break;
         }
     }

@@ -7,7 +7,7 @@ mod stats;
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
-use player::Spec;
+use player::{Clocks, Spec, TimeControl};
 use rayon::prelude::*;
 use stats::{Sprt, Tally, Verdict, fmt_elo};
 use std::collections::HashSet;
@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use vlt_core::playout::SplitMix64;
 use vlt_core::{Game, Player, Position, Record};
 use vlt_engine::{Engine, EngineConfig, Limits, Stop};
@@ -41,7 +41,8 @@ Examples:
   vlt match level=5 level=4 --games 200 --concurrency 2 --records ladder.vlt
   vlt match level=10,movetime=100 mcts,movetime=100 --games 40 --json
   vlt match 'movetime=50,engine=vlt engine' level=6 --openings openings.txt
-  vlt match ab,depth=10 ab,depth=8 --games 1000 --sprt 0,50,0.05,0.05")]
+  vlt match ab,depth=10 ab,depth=8 --games 1000 --sprt 0,50,0.05,0.05
+  vlt match level=10 mcts --tc 10+0.1 --games 20")]
 pub struct Args {
     /// The first player (results are from its side).
     first: String,
@@ -77,6 +78,10 @@ pub struct Args {
     /// endless games long before).
     #[arg(long, default_value_t = 1000)]
     max_moves: usize,
+    /// Play on a clock: BASE[+INCREMENT] seconds for each player (e.g. `60+1`); a player whose
+    /// time runs out loses the game. Engines then budget their own time from the clock.
+    #[arg(long, value_name = "BASE[+INC]")]
+    tc: Option<String>,
     /// Print one JSON object with the results instead of text.
     #[arg(long)]
     json: bool,
@@ -148,29 +153,55 @@ fn random_openings(n: usize, plies: u32, balance: i32, seed: u64) -> anyhow::Res
     )))
 }
 
-/// Plays one game; `players[0]` moves for B.
+/// A finished game and what each side spent thinking.
+struct Played {
+    game: Game,
+    /// Thinking time and moves, B's then A's.
+    time: [Duration; 2],
+    moves: [u32; 2],
+}
+
+/// Plays one game; `players[0]` moves for B. On a time control, a move that takes longer than
+/// the mover's time left loses the game on time.
 fn play_game(
     players: &mut [Box<dyn player::Player>; 2],
     start: Position,
     max_moves: usize,
-) -> anyhow::Result<Game> {
+    tc: Option<TimeControl>,
+) -> anyhow::Result<Played> {
     let mut game = Game::new(start);
+    let mut clocks = tc.map(Clocks::new);
+    let (mut time, mut moves) = ([Duration::ZERO; 2], [0; 2]);
     while !game.is_over() && game.moves().len() < max_moves {
-        let side = game.position().to_move().index();
-        let mv = players[side].choose(&game)?;
+        let mover = game.position().to_move();
+        let side = mover.index();
+        let t = Instant::now();
+        let mv = players[side].choose(&game, clocks.as_ref())?;
+        let used = t.elapsed();
+        time[side] += used;
+        moves[side] += 1;
+        if let Some(c) = clocks.as_mut() {
+            if !c.charge(mover, used) {
+                game.lose_on_time(mover).map_err(|e| anyhow::anyhow!("{e}"))?;
+                break;
+            }
+        }
         game.play(mv).map_err(|e| anyhow::anyhow!("player {} chose {mv}: {e}", ["B", "A"][side]))?;
     }
-    Ok(game)
+    Ok(Played { game, time, moves })
 }
 
-/// The first player's score in a game where it played `first_side`: 1, ½ or 0 by the captures
-/// (R6; at R7 or the move cap the stones on the board count for nobody).
+/// The first player's score in a game where it played `first_side`: 1, ½ or 0 by the game's
+/// result (R6, R7: the captures; or a time forfeit), or by the captures when the move cap stopped it.
 fn score_for(game: &Game, first_side: Player) -> f64 {
-    let p = game.position();
-    match p.captured(first_side).cmp(&p.captured(first_side.other())) {
-        std::cmp::Ordering::Greater => 1.0,
-        std::cmp::Ordering::Equal => 0.5,
-        std::cmp::Ordering::Less => 0.0,
+    let winner = match game.result() {
+        Some(r) => r.winner,
+        None => vlt_core::GameResult::by_captures(game.position(), vlt_core::Termination::Repetition).winner,
+    };
+    match winner {
+        Some(w) if w == first_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
     }
 }
 
@@ -211,6 +242,11 @@ struct State {
     /// Games won by B (the side moving first in each opening), for the summary.
     b_wins: u32,
     capped: u32,
+    /// Games lost on time by the first and by the second player.
+    forfeits: [u32; 2],
+    /// Thinking time and moves of the first and of the second player.
+    time: [Duration; 2],
+    moves: [u32; 2],
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -223,6 +259,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.max_moves == 0 {
         return Err(input("max-moves must be at least 1"));
     }
+    let tc = a.tc.as_deref().map(str::parse::<TimeControl>).transpose()?;
     let file_openings = a.openings.as_ref().map(read_openings).transpose()?;
     let games = a.games.unwrap_or_else(|| file_openings.as_ref().map_or(20, |o| 2 * o.len() as u32));
     if games == 0 || games > 1_000_000 {
@@ -255,6 +292,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         verdict: Verdict::Continue,
         b_wins: 0,
         capped: 0,
+        forfeits: [0; 2],
+        time: [Duration::ZERO; 2],
+        moves: [0; 2],
     });
     let stop = AtomicBool::new(false);
     let started = Instant::now();
@@ -272,7 +312,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let p1 = first.make(seed)?;
             let p2 = second.make(seed.rotate_left(17) ^ 0x5eed)?;
             let mut players = if first_side == Player::B { [p1, p2] } else { [p2, p1] };
-            let game = play_game(&mut players, opening, a.max_moves)?;
+            let played = play_game(&mut players, opening, a.max_moves, tc)?;
+            let game = played.game;
             let s = score_for(&game, first_side);
             let mut rec = Record::new(game.clone());
             let (b, a_) = if first_side == Player::B {
@@ -284,8 +325,22 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             rec.set_tag("Round", &(i + 1).to_string());
             rec.set_tag("B", b);
             rec.set_tag("A", a_);
+            if let Some(t) = &a.tc {
+                rec.set_tag("TimeControl", t);
+            }
             let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
             st.tally.add(s);
+            // Index 0 is the first player: B in even games, A in odd ones.
+            let (f, sec) = (first_side.index(), first_side.other().index());
+            st.time[0] += played.time[f];
+            st.time[1] += played.time[sec];
+            st.moves[0] += played.moves[f];
+            st.moves[1] += played.moves[sec];
+            if let Some(r) = game.result() {
+                if let vlt_core::Termination::TimeForfeit(loser) = r.termination {
+                    st.forfeits[usize::from(loser != first_side)] += 1;
+                }
+            }
             if score_for(&game, Player::B) > 0.75 {
                 st.b_wins += 1;
             }
@@ -322,6 +377,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let t = st.tally;
     let (lo, hi) = t.elo_interval();
     let secs = started.elapsed().as_secs_f64();
+    // Average thinking time a move, in milliseconds, of the first and of the second player.
+    let ms_per_move = |i: usize| {
+        if st.moves[i] == 0 { 0.0 } else { st.time[i].as_secs_f64() * 1000.0 / f64::from(st.moves[i]) }
+    };
     let verdict = match st.verdict {
         Verdict::Continue => None,
         Verdict::H0 => Some("H0"),
@@ -356,6 +415,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 "verdict": verdict,
             })),
             "seconds": (secs * 10.0).round() / 10.0,
+            "time_control": a.tc,
+            "time_forfeits": {"first": st.forfeits[0], "second": st.forfeits[1]},
+            "ms_per_move": {"first": num(ms_per_move(0)), "second": num(ms_per_move(1))},
         });
         println!("{out}");
         return Ok(());
@@ -394,12 +456,17 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         st.capped,
         secs
     );
+    println!("thinking time a move: first {:.1} ms, second {:.1} ms", ms_per_move(0), ms_per_move(1));
+    if let Some(t) = &a.tc {
+        println!("time control {t}: lost on time: first {}, second {}", st.forfeits[0], st.forfeits[1]);
+    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vlt_core::Move;
 
     #[test]
     fn random_openings_are_distinct_quiet_and_reproducible() {
@@ -411,6 +478,41 @@ mod tests {
             // Four moves from the start without a capture: all 60 stones still on the board (R1).
             assert_eq!(p.stones_on_board(), 60);
         }
+    }
+
+    /// Plays the first legal move after `delay`.
+    struct Slow(Duration);
+
+    impl player::Player for Slow {
+        fn choose(&mut self, game: &Game, _: Option<&Clocks>) -> anyhow::Result<Move> {
+            std::thread::sleep(self.0);
+            Ok(game.position().legal_moves().nth_move(0).expect("a legal move"))
+        }
+    }
+
+    #[test]
+    fn the_slow_player_loses_on_time() {
+        let tc = TimeControl { base: Duration::from_millis(100), increment: Duration::ZERO };
+        // A spends 60 ms a move: its second move overdraws its 100 ms.
+        let mut players: [Box<dyn player::Player>; 2] =
+            [Box::new(Slow(Duration::ZERO)), Box::new(Slow(Duration::from_millis(60)))];
+        let played = play_game(&mut players, Position::START, 1000, Some(tc)).unwrap();
+        let r = played.game.result().expect("the game ended");
+        assert_eq!(r.termination, vlt_core::Termination::TimeForfeit(Player::A));
+        assert_eq!(played.moves, [2, 2], "B moved twice, A once plus the move that came too late");
+        assert_eq!(played.game.moves().len(), 3);
+        assert_eq!(score_for(&played.game, Player::B), 1.0);
+        // Without a clock the same players finish the game.
+        let played = play_game(&mut players, Position::START, 6, None).unwrap();
+        assert_eq!(played.game.moves().len(), 6);
+    }
+
+    #[test]
+    fn a_time_forfeit_loses_whatever_the_captures() {
+        let mut g = Game::new("1,0,0,0,0,0/0,0,0,0,0,1 B 40 18".parse().unwrap());
+        g.lose_on_time(Player::B).unwrap();
+        assert_eq!(score_for(&g, Player::B), 0.0);
+        assert_eq!(score_for(&g, Player::A), 1.0);
     }
 
     #[test]

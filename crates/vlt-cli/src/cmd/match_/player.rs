@@ -14,8 +14,8 @@ use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 use vlt_core::playout::SplitMix64;
-use vlt_core::{Game, Move};
-use vlt_engine::{Algorithm, Engine, EngineConfig, Level, Limits, MctsConfig, Playout, Stop};
+use vlt_core::{Game, Move, Player as Side};
+use vlt_engine::{Algorithm, Clock, Engine, EngineConfig, Level, Limits, MctsConfig, Playout, Stop};
 use vlt_protocol::{Command, Go, Response};
 
 /// Transposition table of built-in players, in MiB, unless the spec says `hash=`: small, because
@@ -209,19 +209,82 @@ impl Spec {
     }
 }
 
+/// A time control: every player starts with `base` and gains `increment` after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time on each clock at the start.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = anyhow::Error;
+
+    /// `BASE[+INCREMENT]` in seconds, e.g. `60+1` or `5+0.05`.
+    fn from_str(s: &str) -> anyhow::Result<TimeControl> {
+        let secs = |x: &str, what: &str| {
+            x.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && (0.0..=86_400.0).contains(v))
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| input(format!("time control {s:?}: {what} {x:?} is not 0-86400 seconds")))
+        };
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let tc = TimeControl { base: secs(base, "base")?, increment: secs(inc, "increment")? };
+        if tc.base.is_zero() {
+            return Err(input(format!("time control {s:?}: the base time must be above 0")));
+        }
+        Ok(tc)
+    }
+}
+
+/// Both clocks of a game played on a time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left, B's then A's.
+    pub remaining: [Duration; 2],
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl Clocks {
+    /// Both clocks at the start of a game.
+    pub fn new(tc: TimeControl) -> Clocks {
+        Clocks { remaining: [tc.base; 2], increment: tc.increment }
+    }
+
+    /// `side`'s clock, as the engine sees it.
+    pub fn of(&self, side: Side) -> Clock {
+        Clock { remaining: self.remaining[side.index()], increment: self.increment }
+    }
+
+    /// Charges `side` for a move that took `used`: false when its time ran out (a time forfeit).
+    pub fn charge(&mut self, side: Side, used: Duration) -> bool {
+        let left = &mut self.remaining[side.index()];
+        if used > *left {
+            *left = Duration::ZERO;
+            return false;
+        }
+        *left = *left - used + self.increment;
+        true
+    }
+}
+
 /// Something that picks moves.
 pub trait Player {
-    /// The move to play in `game` (not over).
+    /// The move to play in `game` (not over); `clocks` when the game has a time control.
     ///
     /// # Errors
     /// An external engine that fails, hangs or answers an illegal move.
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move>;
+    fn choose(&mut self, game: &Game, clocks: Option<&Clocks>) -> anyhow::Result<Move>;
 }
 
 struct Random(SplitMix64);
 
 impl Player for Random {
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+    fn choose(&mut self, game: &Game, _: Option<&Clocks>) -> anyhow::Result<Move> {
         let m = game.position().legal_moves();
         m.nth_move(self.0.below(m.len() as u32) as usize).ok_or_else(|| anyhow!("no legal move"))
     }
@@ -230,7 +293,7 @@ impl Player for Random {
 struct Greedy(SplitMix64);
 
 impl Player for Greedy {
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+    fn choose(&mut self, game: &Game, _: Option<&Clocks>) -> anyhow::Result<Move> {
         let pos = game.position();
         let scored: Vec<(Move, u8)> = pos.legal_moves().map(|m| (m, pos.play_counting(m).1)).collect();
         let best = scored.iter().map(|s| s.1).max().ok_or_else(|| anyhow!("no legal move"))?;
@@ -251,12 +314,16 @@ struct Builtin {
 }
 
 impl Player for Builtin {
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
-        Ok(match self.how {
-            How::Level(l) => self.engine.play_level(game, l, self.rng.next_u64()),
-            How::Search(l) => {
+    fn choose(&mut self, game: &Game, clocks: Option<&Clocks>) -> anyhow::Result<Move> {
+        let clock = clocks.map(|c| c.of(game.position().to_move()));
+        Ok(match (&self.how, clock) {
+            (How::Level(l), None) => self.engine.play_level(game, *l, self.rng.next_u64()),
+            (How::Level(l), Some(c)) => self.engine.play_level_on_clock(game, *l, self.rng.next_u64(), c),
+            (How::Search(l), clock) => {
+                // On a clock, the clock's budget applies on top of the spec's own limits.
+                let limits = Limits { clock: clock.or(l.clock), ..*l };
                 self.engine
-                    .search(game, &l, &Stop::new(), &mut |_| {})
+                    .search(game, &limits, &Stop::new(), &mut |_| {})
                     .ok_or_else(|| anyhow!("game over"))?
                     .best
             }
@@ -337,10 +404,19 @@ impl External {
 }
 
 impl Player for External {
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+    fn choose(&mut self, game: &Game, clocks: Option<&Clocks>) -> anyhow::Result<Move> {
         self.send(&Command::Position { start: Some(game.start()), moves: game.moves().to_vec() })?;
-        self.send(&Command::Go(self.go))?;
-        let budget = ENGINE_GRACE + Duration::from_millis(self.go.movetime.unwrap_or(0));
+        let ms = |d: Duration| d.as_millis() as u64;
+        let mut go = self.go;
+        let mut budget = ENGINE_GRACE + Duration::from_millis(self.go.movetime.unwrap_or(0));
+        if let Some(c) = clocks {
+            let (b, a) = (c.of(Side::B), c.of(Side::A));
+            (go.btime, go.atime) = (Some(ms(b.remaining)), Some(ms(a.remaining)));
+            (go.binc, go.ainc) = (Some(ms(c.increment)), Some(ms(c.increment)));
+            // The runner scores a late answer as a time forfeit; the grace only catches a hang.
+            budget += c.of(game.position().to_move()).remaining;
+        }
+        self.send(&Command::Go(go))?;
         let r = self.wait_for(|r| matches!(r, Response::BestMove(_)), budget)?;
         match r {
             Response::BestMove(Some(m)) if game.position().legal_moves().contains(m) => Ok(m),
@@ -417,13 +493,42 @@ mod tests {
     }
 
     #[test]
+    fn time_controls_parse_and_clocks_run() {
+        let tc: TimeControl = "5+0.25".parse().unwrap();
+        assert_eq!(tc, TimeControl { base: Duration::from_secs(5), increment: Duration::from_millis(250) });
+        assert_eq!("60".parse::<TimeControl>().unwrap().increment, Duration::ZERO);
+        for bad in ["", "0", "x+1", "5+", "-1+0", "5+1+2", "inf", "1e9"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        let mut c = Clocks::new(tc);
+        assert!(c.charge(Side::B, Duration::from_secs(1)));
+        assert_eq!(c.of(Side::B).remaining, Duration::from_millis(4250));
+        assert_eq!(c.of(Side::A).remaining, Duration::from_secs(5), "only the mover's clock runs");
+        assert!(!c.charge(Side::A, Duration::from_millis(5001)), "over the time left is a forfeit");
+        assert_eq!(c.of(Side::A).remaining, Duration::ZERO);
+    }
+
+    #[test]
+    fn a_level_on_a_clock_plays_within_it() {
+        // Level 10 alone would think until its fixed second is used up; on a clock it budgets a
+        // small share of the time left (a quarter at most), so it answers well inside 1 s.
+        let mut p = "level=10".parse::<Spec>().unwrap().make(1).unwrap();
+        let tc = TimeControl { base: Duration::from_millis(1000), increment: Duration::ZERO };
+        let game = Game::default();
+        let t = std::time::Instant::now();
+        let m = p.choose(&game, Some(&Clocks::new(tc))).unwrap();
+        assert!(t.elapsed() < Duration::from_millis(1000), "took {:?}", t.elapsed());
+        assert!(game.position().legal_moves().contains(m));
+    }
+
+    #[test]
     fn greedy_takes_the_biggest_capture() {
         // Seeds' worked example: 2B (5 stones) captures 1A, 6B, 5B, 4B, 3B (R4) — five stones.
         let ex = &vlt_core::examples::WORKED_EXAMPLES;
         let mut g = Greedy(SplitMix64(1));
         for e in ex.iter() {
             let pos: vlt_core::Position = e.position.parse().unwrap();
-            let m = g.choose(&Game::new(pos)).unwrap();
+            let m = g.choose(&Game::new(pos), None).unwrap();
             let best = pos.legal_moves().map(|m| pos.play_counting(m).1).max().unwrap();
             assert_eq!(pos.play_counting(m).1, best, "{}", e.id);
             assert!(best > 0, "each worked example has a capture or a sowing to show: {}", e.id);
