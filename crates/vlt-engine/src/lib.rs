@@ -37,7 +37,7 @@ pub use time::TimeBudget;
 
 use search::{INF, MAX_PLY, Shared, Thread, aspiration};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::Tt;
 use vlt_core::{Game, Move};
@@ -341,6 +341,7 @@ impl Engine {
             budget: TimeBudget::from_limits(limits),
             node_limit: limits.nodes,
             nodes: AtomicU64::new(0),
+            main_depth: AtomicU32::new(1),
             single: threads == 1,
             lmr: self.reductions,
             quiescence: self.quiescence,
@@ -351,12 +352,21 @@ impl Engine {
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let sh = &sh;
         let result = std::thread::scope(|s| {
-            for i in 1..threads {
-                s.spawn(move || iterate(sh, history, max_depth, all, i, &mut |_| {}));
-            }
-            let r = iterate(sh, history, max_depth, all, 0, on_info);
+            let helpers: Vec<_> = (1..threads)
+                .map(|i| s.spawn(move || iterate(sh, history, max_depth, all, i, &mut |_| {})))
+                .collect();
+            let main = iterate(sh, history, max_depth, all, 0, on_info);
             sh.abort.store(true, Ordering::Relaxed);
-            r
+            // A helper's iteration deeper than the main thread's last one is the better answer.
+            let depth = |r: &Option<(SearchResult, Vec<i32>)>| r.as_ref().map_or(0, |r| r.0.info.depth);
+            let mut best = main;
+            for h in helpers {
+                let r = h.join().unwrap_or(None);
+                if depth(&r) > depth(&best) {
+                    best = r;
+                }
+            }
+            best
         });
         let (r, cs) = result.unwrap_or_else(|| {
             // Only when stopped before the first iteration ended (threads > 1): any legal move.
@@ -442,9 +452,10 @@ fn tablebase_result(tb: &vlt_tablebase::Tablebase, game: &Game) -> Option<Search
     Some(SearchResult { best, info, moves })
 }
 
-/// Iterative deepening on one thread. Thread 0 (the main one) reports progress and its result is
-/// the search's; helpers (Lazy SMP) start at staggered depths with rotated move orders and only
-/// fill the shared table.
+/// Iterative deepening on one thread. Thread 0 (the main one) reports progress. Helpers (Lazy
+/// SMP) fill the shared table ahead of it: odd ones search one ply deeper than the main thread's
+/// current iteration, even ones the same depth, so the main thread finds most of its tree already
+/// in the table. The deepest completed iteration of any thread is the search's answer.
 fn iterate(
     sh: &Shared<'_>,
     history: &[vlt_core::Position],
@@ -457,19 +468,20 @@ fn iterate(
     let mut t = Thread::new(sh, history);
     // First iteration order: bigger captures first (stable, so ring order breaks ties).
     t.root.sort_by_key(|r| std::cmp::Reverse(r.captured));
-    if index > 0 {
-        t.rotate_root(index);
-    }
     let mut result: Option<(SearchResult, Vec<i32>)> = None;
     let mut prev = 0;
     let first = 1 + (index % 2) as u32;
-    for depth in first..=max_depth {
+    let mut depth = first;
+    while depth <= max_depth {
         if depth > first
             && (sh.stop.is_stopped()
                 || sh.abort.load(Ordering::Relaxed)
                 || !sh.budget.may_start_iteration(sh.start.elapsed()))
         {
             break;
+        }
+        if index == 0 {
+            sh.main_depth.store(depth, Ordering::Relaxed);
         }
         let (mut alpha, mut beta, mut window) = aspiration(depth, prev);
         let score = loop {
@@ -526,7 +538,16 @@ fn iterate(
         // A forced move on the clock: more depth cannot change it, so keep the time.
         let forced = t.root.len() == 1 && sh.budget.soft.is_some();
         if exact || forced || sh.node_limit.is_some_and(|n| nodes >= n) {
+            if index == 0 {
+                // Nothing more to learn: the helpers stop too.
+                sh.abort.store(true, Ordering::Relaxed);
+            }
             break;
+        }
+        depth += 1;
+        if index > 0 {
+            // A helper that fell behind the main thread jumps ahead of it.
+            depth = depth.max(sh.main_depth.load(Ordering::Relaxed) + (index % 2) as u32);
         }
     }
     t.flush_nodes();

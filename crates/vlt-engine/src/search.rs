@@ -15,7 +15,7 @@
 use crate::eval::{STONE, Weights, evaluate};
 use crate::tt::{Bound, Entry, Tt};
 use crate::{Stop, TimeBudget};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 use vlt_core::{HOLES, Hole, Move, Player, Position};
 
@@ -50,6 +50,8 @@ pub(crate) struct Shared<'a> {
     pub node_limit: Option<u64>,
     /// Nodes of all threads, updated every [`CHECK_EVERY`] nodes.
     pub nodes: AtomicU64,
+    /// The depth the main thread is searching (Lazy SMP helpers keep ahead of it).
+    pub main_depth: AtomicU32,
     /// One thread: node limits are exact and the search deterministic.
     pub single: bool,
     /// Late move reductions on.
@@ -145,14 +147,6 @@ impl<'a> Thread<'a> {
     /// Puts the root moves in the order of the last iteration's scores, best first (stable).
     pub fn sort_root(&mut self) {
         self.root.sort_by_key(|r| -r.score);
-    }
-
-    /// Rotates the root move order (helper threads search in different orders, Lazy SMP).
-    pub fn rotate_root(&mut self, by: usize) {
-        let len = self.root.len();
-        if len > 1 {
-            self.root[1..].rotate_left(by % (len - 1));
-        }
     }
 
     /// True when the last root search used no evaluation: its value is proven (R6, R7 scoring).

@@ -250,6 +250,27 @@ fn two_threads_give_a_legal_move() {
     assert_eq!(r.info.depth, 10);
 }
 
+/// Lazy SMP: helpers search ahead of the main thread, but a proven value is the same however many
+/// threads found it, and no thread goes past the depth limit.
+#[test]
+fn more_threads_prove_the_same_value() {
+    // 7 stones: small enough that the search ends with every line finished (R6) or repeated (R7).
+    let game = Game::new("0,2,0,1,0,0/1,0,0,2,1,0 B 20 33".parse().unwrap());
+    let mut one = Engine::new(EngineConfig { hash_mb: 8, threads: 1, ..EngineConfig::default() });
+    let r1 = search(&mut one, &game, depth(60));
+    assert!(r1.info.exact);
+    for threads in [2, 3, 4] {
+        let mut e = Engine::new(EngineConfig { hash_mb: 8, threads, ..EngineConfig::default() });
+        let r = search(&mut e, &game, depth(60));
+        assert!(r.info.exact, "{threads} threads");
+        assert_eq!(r.info.score, r1.info.score, "{threads} threads");
+        assert!(r.info.depth <= 60);
+    }
+    let mut e = Engine::new(EngineConfig { hash_mb: 8, threads: 4, ..EngineConfig::default() });
+    let r = search(&mut e, &Game::default(), depth(7));
+    assert_eq!(r.info.depth, 7, "the deepest thread's answer, never past the limit");
+}
+
 /// MCTS: same seed and iteration limit, same result; it plays legal moves; it respects the limit.
 #[test]
 fn mcts_is_deterministic_and_legal() {
