@@ -65,3 +65,112 @@ fn node_limit_is_an_error() {
     let pos: Position = "2,2,2,2,2,2/2,2,2,2,2,2 B 0 0".parse().expect("position");
     assert_eq!(solver.value(pos), Err(SolveError::NodeLimit(5)));
 }
+
+/// Positions of `n` stones spread over the layer (about `per_player` for each player to move).
+fn sample(n: u32, per_player: u64) -> Vec<Position> {
+    let step = boards(n) / per_player + 1;
+    let mut out = Vec::new();
+    let mut r = 7;
+    while r < boards(n) {
+        out.extend(Player::BOTH.into_iter().filter_map(|p| position(n, r, p)));
+        r += step;
+    }
+    out
+}
+
+/// Positions from which quiet play can go on for ever (R7): the 12 positions of the rules' cycle
+/// and positions worth 0 in even layers that no capture settles at once.
+fn cycle_positions(big: &Tablebase, n: u32, want: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut pos: Position = "1,0,1,0,1,0/1,2,0,1,2,0 A 25 26".parse().expect("position");
+    for mv in ["5A", "1B", "2A", "3B", "4A", "5B", "6A", "2B", "1A", "4B", "3A", "6B"] {
+        out.push(pos);
+        pos = pos.play(mv.parse().expect("move")).expect("legal");
+    }
+    assert_eq!(pos.repetition_key(), out[0].repetition_key(), "R7's example is a cycle");
+    let mut found = 0;
+    let mut r = 3;
+    while r < boards(n) && found < want {
+        for p in Player::BOTH {
+            if let Some(pos) = position(n, r, p) {
+                let quiet = pos.legal_moves().filter(|&m| pos.play_counting(m).1 == 0).count();
+                if big.probe(pos) == Some(0) && quiet > 0 {
+                    out.push(pos);
+                    found += 1;
+                }
+            }
+        }
+        r += 97;
+    }
+    out
+}
+
+#[test]
+fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
+    let full = build_in_memory(12);
+    let tb = Tablebase::from_layers(full[..=8].to_vec());
+    let big = Tablebase::from_layers(full.clone());
+    let mut positions = cycle_positions(&big, 10, 60);
+    positions.extend(cycle_positions(&big, 12, 60));
+    for n in 9..=12 {
+        positions.extend(sample(n, 40));
+    }
+    assert!(positions.len() > 400, "{}", positions.len());
+    // One solver for all (its kept bounds must stay right from position to position), a fresh one
+    // for each, and one that puts every nested test aside at once (the deferral path).
+    let mut shared = Solver::new(&tb, u64::MAX);
+    for (i, &pos) in positions.iter().enumerate() {
+        let want = Ok(big.probe(pos).expect("in the big tables"));
+        assert_eq!(shared.value(pos), want, "shared solver: {pos}");
+        if i % 3 == 0 {
+            let mut fresh = Solver::new(&tb, u64::MAX);
+            assert_eq!(fresh.value(pos), want, "fresh solver: {pos}");
+        }
+        if i % 3 == 1 {
+            let mut eager = Solver::new(&tb, u64::MAX);
+            eager.set_nested_budget(1);
+            assert_eq!(eager.value(pos), want, "nested budget 1: {pos}");
+        }
+    }
+    let s = shared.stats();
+    assert!(s.nested_nodes > 0 && s.nodes > s.nested_nodes, "{s:?}");
+}
+
+#[test]
+fn move_values_agree_beyond_the_tables() {
+    let full = build_in_memory(11);
+    let tb = Tablebase::from_layers(full[..=7].to_vec());
+    let big = Tablebase::from_layers(full);
+    let mut solver = Solver::new(&tb, u64::MAX);
+    for pos in sample(11, 15) {
+        assert_eq!(solver.move_values(pos), Ok(big.probe_moves(pos).expect("in")), "{pos}");
+    }
+}
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn tables() -> &'static (Tablebase, Tablebase) {
+        static T: OnceLock<(Tablebase, Tablebase)> = OnceLock::new();
+        T.get_or_init(|| {
+            let full = build_in_memory(11);
+            (Tablebase::from_layers(full[..=6].to_vec()), Tablebase::from_layers(full))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        /// Any position of 7 to 11 stones, solved over 6-stone tables, as the 11-stone tables say.
+        #[test]
+        fn solver_matches_tables(n in 7u32..=11, r in any::<u64>(), a_moves in any::<bool>()) {
+            let (small, big) = tables();
+            let p = if a_moves { Player::A } else { Player::B };
+            if let Some(pos) = position(n, r % boards(n), p) {
+                let mut solver = Solver::new(small, u64::MAX);
+                prop_assert_eq!(solver.value(pos), Ok(big.probe(pos).expect("in")), "{}", pos);
+            }
+        }
+    }
+}

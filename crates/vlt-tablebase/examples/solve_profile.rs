@@ -1,0 +1,29 @@
+//! Where a solve's work goes: `cargo run --release --example solve_profile -- DIR POSITION...`
+//! prints nodes, nested nodes, distinct positions, tests and time per position.
+
+use vlt_tablebase::Tablebase;
+use vlt_tablebase::solve::Solver;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = args.next().expect("DIR");
+    let tb = Tablebase::open(std::path::Path::new(&dir)).expect("tables");
+    let limit = std::env::var("MAX_NODES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000_000);
+    for p in args {
+        let pos = p.parse().expect("position");
+        let mut s = Solver::new(&tb, limit);
+        s.set_profile(true);
+        let start = std::time::Instant::now();
+        let v = s.value(pos);
+        let st = s.stats();
+        println!(
+            "{p}  {v:?}  nodes {} nested {} distinct {} tests {} known {}  {:.2}s",
+            st.nodes,
+            st.nested_nodes,
+            st.distinct,
+            st.tests,
+            st.known,
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
