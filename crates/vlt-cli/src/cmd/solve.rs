@@ -32,7 +32,8 @@ pub struct Args {
     /// Stop after expanding this many positions (memory grows with it: ~100 bytes each).
     #[arg(long, default_value_t = 50_000_000)]
     max_nodes: u64,
-    /// One JSON object: {"value", "nodes", "seconds", "moves"?}.
+    /// One JSON object: {"value", "nodes", "nested_nodes", "guess_nodes", "tests", "seconds",
+    /// "moves"?}.
     #[arg(long)]
     json: bool,
     /// Measure instead: solve positions from self-played games for each stone count in FROM..=TO
@@ -68,8 +69,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let (value, moves) =
         solved.map_err(|e: SolveError| input(format!("{e}; raise --max-nodes or build bigger tables")))?;
     if a.json {
-        let mut o =
-            serde_json::json!({"value": value, "nodes": stats.nodes, "tests": stats.tests, "seconds": secs});
+        let mut o = serde_json::json!({
+            "value": value,
+            "nodes": stats.nodes,
+            "nested_nodes": stats.nested_nodes,
+            "guess_nodes": stats.guess_nodes,
+            "tests": stats.tests,
+            "seconds": secs,
+        });
         if a.moves {
             o["moves"] =
                 moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
@@ -82,10 +89,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             println!("  {m}  {v:+}{}", if *v == value { "  best" } else { "" });
         }
         println!(
-            "{} stones, tables up to {}: {} nodes, {} tests, {} table probes, {:.2} s ({:.0} nodes/s)",
+            "{} stones, tables up to {}: {} nodes ({} in nested tests, {} more for the first guess), {} \
+             tests, {} table probes, {:.2} s ({:.0} nodes/s)",
             pos.stones_on_board(),
             tb.max_stones(),
             stats.nodes,
+            stats.nested_nodes,
+            stats.guess_nodes,
             stats.tests,
             stats.probes,
             secs,
