@@ -1,5 +1,6 @@
 //! Where a solve's work goes: `cargo run --release --example solve_profile -- DIR POSITION...`
-//! prints nodes, nested nodes, distinct positions, tests and time per position.
+//! prints nodes, nested nodes, distinct positions, tests and time per position (environment:
+//! `MAX_NODES`, default 20 M; `NESTED_BUDGET`, a nested test's first budget, to compare).
 
 use vlt_tablebase::Tablebase;
 use vlt_tablebase::solve::Solver;
@@ -13,6 +14,9 @@ fn main() {
         let pos = p.parse().expect("position");
         let mut s = Solver::new(&tb, limit);
         s.set_profile(true);
+        if let Some(b) = std::env::var("NESTED_BUDGET").ok().and_then(|s| s.parse().ok()) {
+            s.set_nested_budget(b);
+        }
         let start = std::time::Instant::now();
         let v = s.value(pos);
         let st = s.stats();

@@ -12,6 +12,10 @@
 //! closed set that nobody can leave profitably: all of them fail (the least fixed point), which is
 //! where R7's cycles are decided.
 //!
+//! Captures into positions beyond the tables are children of the local graph, tried before the
+//! quiet moves, biggest first, each by a nested test within a node budget that grows only when
+//! nothing cheaper is left; the first threshold comes from a shallow search's guess.
+//!
 //! Only path-independent facts are kept between tests: bounds on a position's value, each proved by
 //! a complete (sub)computation. Nothing depends on the path by which a position was reached, so the
 //! graph-history interaction that spoils transposition tables in cyclic games cannot arise.
@@ -143,8 +147,9 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether captures into positions beyond the tables are solved exactly once, or (the default)
-    /// tested against each threshold as it comes. Exact solving costs 3 to 30 times more nodes on
-    /// 21- to 23-stone positions over 18-stone tables (`examples/solve_ab.rs`).
+    /// tested against each threshold as it comes. Exact solving cost 3 to 30 times more nodes on
+    /// 21- to 23-stone positions over 18-stone tables when measured with the earlier, eager
+    /// handling of captures (`examples/solve_ab.rs`); not measured again since.
     pub fn set_exact_exits(&mut self, exact: bool) {
         self.exact_exits = exact;
     }
