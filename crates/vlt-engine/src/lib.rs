@@ -472,14 +472,19 @@ fn iterate(
     let mut prev = 0;
     let first = 1 + (index % 2) as u32;
     let mut depth = first;
+    // How long the last two iterations took, to predict the next one.
+    let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
     while depth <= max_depth {
+        let elapsed = sh.start.elapsed();
         if depth > first
             && (sh.stop.is_stopped()
                 || sh.abort.load(Ordering::Relaxed)
-                || !sh.budget.may_start_iteration(sh.start.elapsed()))
+                || !sh.budget.may_start_iteration(elapsed)
+                || !sh.budget.may_finish_iteration(elapsed, last, before))
         {
             break;
         }
+        let iteration_start = elapsed;
         if index == 0 {
             sh.main_depth.store(depth, Ordering::Relaxed);
         }
@@ -503,6 +508,7 @@ fn iterate(
             break;
         }
         t.commit_root_scores(all);
+        (before, last) = (last, sh.start.elapsed() - iteration_start);
         let pv = t.pv();
         t.sort_root();
         if let Some(i) = t.root.iter().position(|r| {

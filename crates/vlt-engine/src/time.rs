@@ -18,6 +18,12 @@ const SAFETY: Duration = Duration::from_millis(20);
 /// since the next iteration usually costs more than all earlier ones together.
 pub const NEW_ITERATION_PERCENT: u32 = 55;
 
+/// Iterations shorter than this are not used to predict the next one (timer noise).
+const MIN_PREDICTABLE: Duration = Duration::from_millis(5);
+/// Bounds on the predicted growth of one iteration over the last (effective branching factor).
+const MIN_GROWTH: f64 = 1.3;
+const MAX_GROWTH: f64 = 6.0;
+
 /// How long a search may run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -28,7 +34,7 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `limits`: a fixed `movetime` is used in full; a clock is shared out over the
+    /// The budget for `limits`: a fixed `movetime` is the deadline; a clock is shared out over the
     /// expected remaining moves plus most of the increment.
     #[must_use]
     pub fn from_limits(limits: &Limits) -> TimeBudget {
@@ -53,6 +59,19 @@ impl TimeBudget {
     pub fn may_start_iteration(&self, elapsed: Duration) -> bool {
         self.soft.is_none_or(|s| elapsed < s * NEW_ITERATION_PERCENT / 100)
     }
+
+    /// True unless the next iteration is predicted to run past the hard deadline, given the times
+    /// of the `last` iteration and the one `before` it. An iteration cut off by the deadline is
+    /// thrown away, so starting one that cannot finish only wastes the time.
+    #[must_use]
+    pub fn may_finish_iteration(&self, elapsed: Duration, last: Duration, before: Duration) -> bool {
+        let Some(hard) = self.hard else { return true };
+        if before.is_zero() || last < MIN_PREDICTABLE {
+            return true; // too short to tell: iterations this fast cost nothing
+        }
+        let growth = (last.as_secs_f64() / before.as_secs_f64()).clamp(MIN_GROWTH, MAX_GROWTH);
+        elapsed + last.mul_f64(growth) <= hard
+    }
 }
 
 #[cfg(test)]
@@ -76,6 +95,20 @@ mod tests {
             ..Limits::default()
         };
         assert!(TimeBudget::from_limits(&l).hard.unwrap() <= Duration::from_millis(25));
+    }
+
+    #[test]
+    fn an_iteration_that_cannot_finish_is_not_started() {
+        let ms = Duration::from_millis;
+        let b = TimeBudget::from_limits(&Limits { movetime: Some(ms(1000)), ..Limits::default() });
+        // The last iteration took 200 ms, twice the one before: the next needs about 400 ms.
+        assert!(b.may_finish_iteration(ms(500), ms(200), ms(100)));
+        assert!(!b.may_finish_iteration(ms(700), ms(200), ms(100)));
+        // Growth is bounded below, so a lucky fast iteration does not promise a free next one.
+        assert!(!b.may_finish_iteration(ms(700), ms(250), ms(400)));
+        // Tiny iterations tell nothing; no deadline, no limit.
+        assert!(b.may_finish_iteration(ms(990), ms(1), ms(1)));
+        assert!(TimeBudget::default().may_finish_iteration(ms(10_000), ms(5000), ms(100)));
     }
 
     #[test]

@@ -82,6 +82,11 @@ pub struct Args {
     /// time runs out loses the game. Engines then budget their own time from the clock.
     #[arg(long, value_name = "BASE[+INC]")]
     tc: Option<String>,
+    /// End a game as soon as one player has captured more than half of all the stones: nothing
+    /// can change the winner any more (R6, R7), so the rest only costs time. Records of such games
+    /// end there, with a comment.
+    #[arg(long)]
+    adjudicate: bool,
     /// Print one JSON object with the results instead of text.
     #[arg(long)]
     json: bool,
@@ -161,18 +166,31 @@ struct Played {
     moves: [u32; 2],
 }
 
+/// The player who has captured more than half of all the stones (on the board and captured):
+/// whatever happens next, it ends with more captures than the other (R6; R7 gives the board to
+/// nobody).
+fn decided(p: Position) -> Option<Player> {
+    let total = p.stones_on_board() + u32::from(p.captured(Player::B)) + u32::from(p.captured(Player::A));
+    [Player::B, Player::A].into_iter().find(|&x| 2 * u32::from(p.captured(x)) > total)
+}
+
 /// Plays one game; `players[0]` moves for B. On a time control, a move that takes longer than
-/// the mover's time left loses the game on time.
+/// the mover's time left loses the game on time. With `adjudicate`, the game stops once
+/// [`decided`].
 fn play_game(
     players: &mut [Box<dyn player::Player>; 2],
     start: Position,
     max_moves: usize,
     tc: Option<TimeControl>,
+    adjudicate: bool,
 ) -> anyhow::Result<Played> {
     let mut game = Game::new(start);
     let mut clocks = tc.map(Clocks::new);
     let (mut time, mut moves) = ([Duration::ZERO; 2], [0; 2]);
     while !game.is_over() && game.moves().len() < max_moves {
+        if adjudicate && decided(game.position()).is_some() {
+            break;
+        }
         let mover = game.position().to_move();
         let side = mover.index();
         let t = Instant::now();
@@ -192,11 +210,14 @@ fn play_game(
 }
 
 /// The first player's score in a game where it played `first_side`: 1, ½ or 0 by the game's
-/// result (R6, R7: the captures; or a time forfeit), or by the captures when the move cap stopped it.
+/// result (R6, R7: the captures; or a time forfeit), or by the captures when the move cap or an
+/// adjudication stopped it.
 fn score_for(game: &Game, first_side: Player) -> f64 {
     let winner = match game.result() {
         Some(r) => r.winner,
-        None => vlt_core::GameResult::by_captures(game.position(), vlt_core::Termination::Repetition).winner,
+        None => decided(game.position()).or_else(|| {
+            vlt_core::GameResult::by_captures(game.position(), vlt_core::Termination::Repetition).winner
+        }),
     };
     match winner {
         Some(w) if w == first_side => 1.0,
@@ -242,6 +263,8 @@ struct State {
     /// Games won by B (the side moving first in each opening), for the summary.
     b_wins: u32,
     capped: u32,
+    /// Games stopped once decided (`--adjudicate`).
+    adjudicated: u32,
     /// Games lost on time by the first and by the second player.
     forfeits: [u32; 2],
     /// Thinking time and moves of the first and of the second player.
@@ -292,6 +315,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         verdict: Verdict::Continue,
         b_wins: 0,
         capped: 0,
+        adjudicated: 0,
         forfeits: [0; 2],
         time: [Duration::ZERO; 2],
         moves: [0; 2],
@@ -312,7 +336,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let p1 = first.make(seed)?;
             let p2 = second.make(seed.rotate_left(17) ^ 0x5eed)?;
             let mut players = if first_side == Player::B { [p1, p2] } else { [p2, p1] };
-            let played = play_game(&mut players, opening, a.max_moves, tc)?;
+            let played = play_game(&mut players, opening, a.max_moves, tc, a.adjudicate)?;
             let game = played.game;
             let s = score_for(&game, first_side);
             let mut rec = Record::new(game.clone());
@@ -344,7 +368,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             if score_for(&game, Player::B) > 0.75 {
                 st.b_wins += 1;
             }
-            if !game.is_over() {
+            if let (false, Some(w)) = (game.is_over(), decided(game.position())) {
+                st.adjudicated += 1;
+                rec.comments.push((
+                    game.moves().len(),
+                    format!("adjudicated: {w} has captured more than half of the stones"),
+                ));
+            } else if !game.is_over() {
                 st.capped += 1;
                 rec.comments.push((game.moves().len(), format!("stopped after {} moves", a.max_moves)));
             }
@@ -409,6 +439,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             "openings": openings.len().min(pairs),
             "first_mover_wins": st.b_wins,
             "capped": st.capped,
+            "adjudicated": st.adjudicated,
             "sprt": sprt.map(|s| serde_json::json!({
                 "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
                 "llr": (t.llr(s.elo0, s.elo1) * 1000.0).round() / 1000.0,
@@ -457,6 +488,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         secs
     );
     println!("thinking time a move: first {:.1} ms, second {:.1} ms", ms_per_move(0), ms_per_move(1));
+    if a.adjudicate {
+        println!("adjudicated (a player had more than half of the stones) {}", st.adjudicated);
+    }
     if let Some(t) = &a.tc {
         println!("time control {t}: lost on time: first {}, second {}", st.forfeits[0], st.forfeits[1]);
     }
@@ -496,15 +530,33 @@ mod tests {
         // A spends 60 ms a move: its second move overdraws its 100 ms.
         let mut players: [Box<dyn player::Player>; 2] =
             [Box::new(Slow(Duration::ZERO)), Box::new(Slow(Duration::from_millis(60)))];
-        let played = play_game(&mut players, Position::START, 1000, Some(tc)).unwrap();
+        let played = play_game(&mut players, Position::START, 1000, Some(tc), false).unwrap();
         let r = played.game.result().expect("the game ended");
         assert_eq!(r.termination, vlt_core::Termination::TimeForfeit(Player::A));
         assert_eq!(played.moves, [2, 2], "B moved twice, A once plus the move that came too late");
         assert_eq!(played.game.moves().len(), 3);
         assert_eq!(score_for(&played.game, Player::B), 1.0);
         // Without a clock the same players finish the game.
-        let played = play_game(&mut players, Position::START, 6, None).unwrap();
+        let played = play_game(&mut players, Position::START, 6, None, false).unwrap();
         assert_eq!(played.game.moves().len(), 6);
+    }
+
+    #[test]
+    fn a_game_is_decided_past_half_the_stones() {
+        // 60 stones in all: 31 captured wins whatever the 11 on the board do; 30 does not.
+        let p: Position = "1,0,0,0,0,0/0,0,0,0,0,10 B 31 18".parse().unwrap();
+        assert_eq!(decided(p), Some(Player::B));
+        let p: Position = "2,0,0,0,0,0/0,0,0,0,0,10 A 18 30".parse().unwrap();
+        assert_eq!(decided(p), None);
+        let p: Position = "2,0,0,0,0,0/0,0,0,0,0,0 A 2 10".parse().unwrap();
+        assert_eq!(decided(p), Some(Player::A), "half of 14 is 7");
+        // An adjudicated game scores for the player it was decided for, not by the captures alone.
+        let mut players: [Box<dyn player::Player>; 2] =
+            [Box::new(Slow(Duration::ZERO)), Box::new(Slow(Duration::ZERO))];
+        let start: Position = "1,0,0,0,0,0/0,0,0,0,0,10 B 31 18".parse().unwrap();
+        let played = play_game(&mut players, start, 1000, None, true).unwrap();
+        assert!(played.game.moves().is_empty() && !played.game.is_over());
+        assert_eq!(score_for(&played.game, Player::B), 1.0);
     }
 
     #[test]
