@@ -543,11 +543,8 @@ fn iterate(
         result = Some((SearchResult { best: pv[0], info, moves }, cs));
         // A forced move on the clock: more depth cannot change it, so keep the time.
         let forced = t.root.len() == 1 && sh.budget.soft.is_some();
+        // (When the main thread stops, the search sets `abort` and the helpers stop too.)
         if exact || forced || sh.node_limit.is_some_and(|n| nodes >= n) {
-            if index == 0 {
-                // Nothing more to learn: the helpers stop too.
-                sh.abort.store(true, Ordering::Relaxed);
-            }
             break;
         }
         depth += 1;

@@ -213,13 +213,16 @@ fn play_game(
 /// result (R6, R7: the captures; or a time forfeit), or by the captures when the move cap or an
 /// adjudication stopped it.
 fn score_for(game: &Game, first_side: Player) -> f64 {
-    let winner = match game.result() {
-        Some(r) => r.winner,
-        None => decided(game.position()).or_else(|| {
-            vlt_core::GameResult::by_captures(game.position(), vlt_core::Termination::Repetition).winner
-        }),
+    // Unfinished: more captures wins, as it will (a decided game) or as R7 would score it now.
+    let Some(r) = game.result() else {
+        let p = game.position();
+        return match p.captured(first_side).cmp(&p.captured(first_side.other())) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        };
     };
-    match winner {
+    match r.winner {
         Some(w) if w == first_side => 1.0,
         Some(_) => 0.0,
         None => 0.5,
@@ -368,7 +371,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             if score_for(&game, Player::B) > 0.75 {
                 st.b_wins += 1;
             }
-            if let (false, Some(w)) = (game.is_over(), decided(game.position())) {
+            let adjudicated = if a.adjudicate && !game.is_over() { decided(game.position()) } else { None };
+            if let Some(w) = adjudicated {
                 st.adjudicated += 1;
                 rec.comments.push((
                     game.moves().len(),
@@ -550,7 +554,7 @@ mod tests {
         assert_eq!(decided(p), None);
         let p: Position = "2,0,0,0,0,0/0,0,0,0,0,0 A 2 10".parse().unwrap();
         assert_eq!(decided(p), Some(Player::A), "half of 14 is 7");
-        // An adjudicated game scores for the player it was decided for, not by the captures alone.
+        // An adjudicated game stops before any move and scores for the player it was decided for.
         let mut players: [Box<dyn player::Player>; 2] =
             [Box::new(Slow(Duration::ZERO)), Box::new(Slow(Duration::ZERO))];
         let start: Position = "1,0,0,0,0,0/0,0,0,0,0,10 B 31 18".parse().unwrap();
