@@ -24,7 +24,10 @@ async fn start(db: &Path, bounds: Bounds) -> Server {
     let task = tokio::spawn(async move {
         axum::serve(listener, router(hub)).await.unwrap();
     });
-    Server { base: format!("http://{addr}"), ws: format!("ws://{addr}"), http: reqwest::Client::new(), task }
+    // A fresh connection for every request: the server may close a connection after refusing an
+    // oversized body unread (413), and a pooled client could then send the next request into it.
+    let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    Server { base: format!("http://{addr}"), ws: format!("ws://{addr}"), http, task }
 }
 
 impl Server {
