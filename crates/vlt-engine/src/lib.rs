@@ -453,9 +453,10 @@ fn tablebase_result(tb: &vlt_tablebase::Tablebase, game: &Game) -> Option<Search
 }
 
 /// Iterative deepening on one thread. Thread 0 (the main one) reports progress. Helpers (Lazy
-/// SMP) fill the shared table ahead of it: odd ones search one ply deeper than the main thread's
-/// current iteration, even ones the same depth, so the main thread finds most of its tree already
-/// in the table. The deepest completed iteration of any thread is the search's answer.
+/// SMP) fill the shared table ahead of it ([`ahead`] plies deeper than the main thread's current
+/// iteration), so the main thread finds much of its tree already in the table. The deepest
+/// completed iteration of any thread is the search's answer; a helper that completes the depth
+/// limit ends the search.
 fn iterate(
     sh: &Shared<'_>,
     history: &[vlt_core::Position],
@@ -470,7 +471,7 @@ fn iterate(
     t.root.sort_by_key(|r| std::cmp::Reverse(r.captured));
     let mut result: Option<(SearchResult, Vec<i32>)> = None;
     let mut prev = 0;
-    let first = 1 + (index % 2) as u32;
+    let first = 1 + ahead(index);
     let mut depth = first;
     // How long the last two iterations took, to predict the next one.
     let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
@@ -547,12 +548,29 @@ fn iterate(
         if exact || forced || sh.node_limit.is_some_and(|n| nodes >= n) {
             break;
         }
+        if depth >= max_depth && index > 0 {
+            // A helper reached the depth limit first: its answer is the search's, stop the rest.
+            sh.abort.store(true, Ordering::Relaxed);
+            break;
+        }
         depth += 1;
         if index > 0 {
             // A helper that fell behind the main thread jumps ahead of it.
-            depth = depth.max(sh.main_depth.load(Ordering::Relaxed) + (index % 2) as u32);
+            depth = depth.max(sh.main_depth.load(Ordering::Relaxed) + ahead(index));
         }
     }
     t.flush_nodes();
     result
+}
+
+/// How many plies Lazy SMP helper `index` keeps ahead of the main thread's iteration (0 for the
+/// main thread): two for odd helpers, one for even ones. Measured with the `smp` example on two
+/// cores, a helper two plies ahead gave the main thread the most of its next tree (1.4–1.7x time
+/// to depth 17–19, against 1.1–1.2x one ply ahead and 0.9x at the same depth).
+fn ahead(index: usize) -> u32 {
+    match index {
+        0 => 0,
+        i if i % 2 == 1 => 2,
+        _ => 1,
+    }
 }

@@ -102,7 +102,11 @@ impl Tt {
         let n = (mb.saturating_mul(1 << 20) / SLOT_BYTES).max(1024);
         let slots =
             (0..n).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect::<Vec<_>>();
-        Tt { slots: slots.into_boxed_slice(), age: AtomicU64::new(0) }
+        let tt = Tt { slots: slots.into_boxed_slice(), age: AtomicU64::new(0) };
+        // The zeroed allocation is only mapped lazily: touch every page now, so the first search
+        // (timed, and with several threads faulting at once much slower) does not pay for it.
+        tt.clear();
+        tt
     }
 
     /// Slots in the table.
