@@ -293,7 +293,7 @@ impl Engine {
         stop: &Stop,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchResult> {
-        if game.is_over() || game.position().legal_moves().is_empty() {
+        if !has_moves(game) {
             return None;
         }
         match self.config.algorithm {
@@ -311,10 +311,7 @@ impl Engine {
         stop: &Stop,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchResult> {
-        if game.is_over() || game.position().legal_moves().is_empty() {
-            return None;
-        }
-        Some(self.alphabeta(game, limits, stop, on_info, true))
+        has_moves(game).then(|| self.alphabeta(game, limits, stop, on_info, true))
     }
 
     fn alphabeta(
@@ -573,4 +570,9 @@ fn ahead(index: usize) -> u32 {
         i if i % 2 == 1 => 2,
         _ => 1,
     }
+}
+
+/// True when the game goes on and its mover has a move (a search has something to choose).
+fn has_moves(game: &Game) -> bool {
+    !game.is_over() && !game.position().legal_moves().is_empty()
 }

@@ -79,6 +79,14 @@ pub struct Live {
 }
 
 impl Live {
+    /// A game now in memory, as `row` and `game` say, at version 0 of this run.
+    fn new(row: GameRow, game: Game, epoch: &Arc<str>) -> Live {
+        Live {
+            state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(epoch) }),
+            tx: broadcast::channel(64).0,
+        }
+    }
+
     /// A receiver of this game's updates (JSON text messages).
     #[must_use]
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
@@ -290,15 +298,7 @@ impl Hub {
         let (row, moves) =
             self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NotFound(id.into()))?;
         let game = rebuild(&row, &moves)?;
-        let live = Arc::new(Live {
-            state: tokio::sync::Mutex::new(LiveGame {
-                row,
-                game,
-                version: 0,
-                epoch: Arc::clone(&self.epoch),
-            }),
-            tx: broadcast::channel(64).0,
-        });
+        let live = Arc::new(Live::new(row, game, &self.epoch));
         let live = {
             let mut games = self.games();
             if games.len() >= CACHE_SOFT_LIMIT {
@@ -407,15 +407,7 @@ impl Hub {
         let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
         let r = row.clone();
         self.db(move |s| s.insert_game(&r, &moves)).await?;
-        let live = Arc::new(Live {
-            state: tokio::sync::Mutex::new(LiveGame {
-                row,
-                game,
-                version: 0,
-                epoch: Arc::clone(&self.epoch),
-            }),
-            tx: broadcast::channel(64).0,
-        });
+        let live = Arc::new(Live::new(row, game, &self.epoch));
         let view = live.state.lock().await.view();
         self.games().insert(view.id.clone(), Arc::clone(&live));
         self.spawn_computer(&live);
