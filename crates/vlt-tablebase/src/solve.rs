@@ -20,6 +20,8 @@
 //! a complete (sub)computation. Nothing depends on the path by which a position was reached, so the
 //! graph-history interaction that spoils transposition tables in cyclic games cannot arise.
 
+mod pns;
+
 use crate::probe::Tablebase;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -53,6 +55,19 @@ pub struct SolveStats {
     pub distinct: u64,
 }
 
+/// How a threshold test is searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Method {
+    /// One best-first proof-number search over all layers beyond the tables (a tree; repetitions
+    /// judged on each node's own path, only path-independent results kept).
+    #[default]
+    ProofNumber,
+    /// Local closures: the root's layer solved as a reachability game, each capture beyond the
+    /// tables by a nested, budgeted test (the earlier solver).
+    Closure,
+}
+
 /// A solver over a [`Tablebase`]: exact values of positions with more stones than the tables hold.
 pub struct Solver<'a> {
     tb: &'a Tablebase,
@@ -72,6 +87,7 @@ pub struct Solver<'a> {
     first_budget: u64,
     /// Keys of the positions expanded so far, when profiling (see [`Solver::set_profile`]).
     expanded: Option<std::collections::HashSet<u128>>,
+    method: Method,
 }
 
 const UNKNOWN: u8 = 0;
@@ -143,7 +159,14 @@ impl<'a> Solver<'a> {
             budget_end: u64::MAX,
             first_budget: FIRST_BUDGET,
             expanded: None,
+            method: Method::default(),
         }
+    }
+
+    /// Chooses how threshold tests are searched (default [`Method::ProofNumber`]). The values found
+    /// do not depend on it, only the work.
+    pub fn set_method(&mut self, method: Method) {
+        self.method = method;
     }
 
     /// Whether captures into positions beyond the tables are solved exactly once, or (the default)
@@ -296,6 +319,9 @@ impl<'a> Solver<'a> {
         }
         if hi < t {
             return Ok(Some(false));
+        }
+        if self.method == Method::ProofNumber {
+            return self.pns(pos, t).map(Some);
         }
         let mover = pos.to_move();
         if t >= 1 {

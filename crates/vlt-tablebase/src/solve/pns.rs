@@ -1,0 +1,329 @@
+//! One threshold test as a single best-first proof-number search over every layer beyond the tables.
+//!
+//! A node `(P, t)` asks "can the player to move in `P` force a future capture difference of at least
+//! `t`?". Each node is an OR node from its mover's side: a move capturing `k` into `P'` with the
+//! opponent next is good when the opponent cannot force `k − t + 1` in `P'` (a negated child); with
+//! the same player next (R5) when the mover can force `t − k` in `P'` (a plain child); a quiet move
+//! is the case `k = 0`. Children that the tables, the trivial bounds `|value| ≤ stones on board`
+//! or the proved bounds settle are decided when their parent is expanded. A child whose position
+//! is on the path from the root is a repetition: endless play scores 0 (R7), so it is true exactly
+//! when `t ≤ 0`.
+//!
+//! **Graph-history interaction.** The search is a tree (each node has one path), so a repetition is
+//! judged against that node's own path and every decision inside the tree is right *for that path*.
+//! A decided node records the depth of the shallowest ancestor whose repetition its argument uses
+//! (`dep`). Only a node whose argument uses no ancestor above itself is path-independent; only those
+//! become proved bounds, shared across tests, thresholds and mirror images. Why a decision with
+//! `dep ≥` its own depth is right with any history: a repetition is a win for the player for whom
+//! endless play is good enough (the *defender*, who needs ≤ 0); the attacker's proofs never contain
+//! a repetition (they follow captures), and a defender's argument whose repetitions are all of
+//! positions inside it is a strategy that keeps play inside it for ever or leaves through a capture
+//! that does not reach the threshold: the least fixed point of the layer's reachability game, as in
+//! the builder (docs/tablebase.md). Repetitions happen only on quiet moves, inside one layer, so a
+//! capture child never depends on anything above it.
+//!
+//! The tree keeps only undecided nodes' children: a decided node's subtree is freed at once.
+
+use super::{PROGRESS_EVERY, SolveError, Solver};
+use std::collections::HashMap;
+use vlt_core::Position;
+
+/// Proof or disproof number of a decided node's other side.
+const INF: u32 = u32::MAX;
+/// No index / no dependency.
+const NONE: u32 = u32::MAX;
+/// At most six legal moves (R3: one per hole of the mover's row).
+const MAX_MOVES: usize = 6;
+
+/// A node of the search tree.
+#[derive(Clone, Copy)]
+struct Node {
+    pos: Position,
+    /// Cost (leaves to expand, estimated) to prove that the mover can force `t`; 0: proved.
+    pn: u32,
+    /// Cost to prove that the mover cannot; 0: disproved.
+    dn: u32,
+    /// Of a decided node: the depth of the shallowest ancestor whose repetition the decision uses
+    /// (`NONE` when it uses none above itself: then it holds whatever the path).
+    dep: u32,
+    parent: u32,
+    /// First child in the arena (`NONE`: not expanded, or decided).
+    first: u32,
+    /// Distance from the root.
+    depth: u32,
+    t: i8,
+    /// The child's mover is the parent's opponent: the edge is good for the parent when the child
+    /// is false.
+    neg: bool,
+    /// Number of children.
+    count: u8,
+}
+
+impl Node {
+    fn decided(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+
+    /// What proving the parent through this edge costs.
+    fn cost_true(&self) -> u32 {
+        if self.neg { self.dn } else { self.pn }
+    }
+
+    /// What refuting this edge costs (the parent needs every edge refuted).
+    fn cost_false(&self) -> u32 {
+        if self.neg { self.pn } else { self.dn }
+    }
+
+    fn set(&mut self, value: bool, dep: u32) {
+        (self.pn, self.dn) = if value { (0, INF) } else { (INF, 0) };
+        self.dep = dep;
+    }
+}
+
+/// The search tree: an arena of nodes whose children lie next to each other, with the blocks of
+/// freed subtrees reused by size.
+struct Tree {
+    nodes: Vec<Node>,
+    free: [Vec<u32>; MAX_MOVES + 1],
+}
+
+impl Tree {
+    fn alloc(&mut self, kids: &[Node]) -> u32 {
+        let first = match self.free[kids.len()].pop() {
+            Some(f) => f,
+            None => {
+                let f = self.nodes.len() as u32;
+                self.nodes.extend_from_slice(kids);
+                return f;
+            }
+        };
+        self.nodes[first as usize..first as usize + kids.len()].copy_from_slice(kids);
+        first
+    }
+
+    /// Frees every descendant of `x` (decided: nothing below it is needed any more).
+    fn free_below(&mut self, x: u32) {
+        let mut stack = vec![x];
+        while let Some(y) = stack.pop() {
+            let n = self.nodes[y as usize];
+            if n.first == NONE {
+                continue;
+            }
+            stack.extend(n.first..n.first + u32::from(n.count));
+            self.free[n.count as usize].push(n.first);
+            self.nodes[y as usize].first = NONE;
+        }
+    }
+
+    /// Recomputes an expanded node's numbers from its children; true when they changed.
+    fn recompute(&mut self, x: u32) -> bool {
+        let n = self.nodes[x as usize];
+        let (mut pn, mut dn) = (INF, 0u32);
+        for c in &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize] {
+            pn = pn.min(c.cost_true());
+            dn = add(dn, c.cost_false());
+        }
+        if pn == 0 {
+            dn = INF;
+        }
+        let node = &mut self.nodes[x as usize];
+        let changed = (pn, dn) != (node.pn, node.dn);
+        (node.pn, node.dn) = (pn, dn);
+        changed
+    }
+
+    /// The dependency of a node decided by its children: a proof needs one good child (the least
+    /// dependent one), a disproof every child.
+    fn decided_dep(&self, x: u32) -> u32 {
+        let n = self.nodes[x as usize];
+        let kids = &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize];
+        if n.pn == 0 {
+            kids.iter().filter(|c| c.cost_true() == 0).map(|c| c.dep).max().unwrap_or(NONE)
+        } else {
+            kids.iter().map(|c| c.dep).min().unwrap_or(NONE)
+        }
+    }
+}
+
+/// Proof-number sum: saturates below `INF`, which only a refuted edge contributes.
+fn add(a: u32, b: u32) -> u32 {
+    if a == INF || b == INF { INF } else { a.saturating_add(b).min(INF - 1) }
+}
+
+impl Solver<'_> {
+    /// Whether the mover of `root` can force a future capture difference of at least `t`, by one
+    /// proof-number search across all layers beyond the tables.
+    pub(super) fn pns(&mut self, root: Position, t: i8) -> Result<bool, SolveError> {
+        self.stats.tests += 1;
+        let stones = root.stones_on_board();
+        let mut tree = Tree {
+            nodes: vec![Node {
+                pos: root,
+                pn: 1,
+                dn: 1,
+                dep: NONE,
+                parent: NONE,
+                first: NONE,
+                depth: 0,
+                t,
+                neg: false,
+                count: 0,
+            }],
+            free: Default::default(),
+        };
+        // The positions on the path from the root to `cur`, with their depths (R7 repetitions).
+        let mut on_path: HashMap<u128, u32> = HashMap::new();
+        on_path.insert(root.repetition_key(), 0);
+        let mut cur = 0u32;
+        loop {
+            // Down to the most-proving leaf: at each node the child that proves it most cheaply.
+            while tree.nodes[cur as usize].first != NONE {
+                let n = tree.nodes[cur as usize];
+                let mut best = n.first;
+                let mut cost = INF;
+                for c in n.first..n.first + u32::from(n.count) {
+                    let ct = tree.nodes[c as usize].cost_true();
+                    if ct < cost {
+                        (best, cost) = (c, ct);
+                    }
+                }
+                cur = best;
+                let c = tree.nodes[cur as usize];
+                on_path.insert(c.pos.repetition_key(), c.depth);
+            }
+            self.expand(&mut tree, cur, &on_path, stones)?;
+            // Back up: ancestors change until one does not; the next descent starts there.
+            let mut x = cur;
+            loop {
+                let changed = x == cur || tree.recompute(x);
+                if tree.nodes[x as usize].decided() {
+                    self.finish(&mut tree, x);
+                }
+                if x == 0 || !changed {
+                    break;
+                }
+                on_path.remove(&tree.nodes[x as usize].pos.repetition_key());
+                x = tree.nodes[x as usize].parent;
+            }
+            cur = x;
+            if tree.nodes[0].decided() {
+                return Ok(tree.nodes[0].pn == 0);
+            }
+        }
+    }
+
+    /// A decided node: its dependency, the bound it proves when it holds on every path, and its
+    /// subtree freed.
+    fn finish(&mut self, tree: &mut Tree, x: u32) {
+        if tree.nodes[x as usize].first != NONE {
+            tree.nodes[x as usize].dep = tree.decided_dep(x);
+            tree.free_below(x);
+        }
+        let n = &mut tree.nodes[x as usize];
+        if n.dep != NONE && n.dep < n.depth {
+            return; // rests on a repetition of an ancestor: right on this path only
+        }
+        n.dep = NONE;
+        let (pos, t, proved) = (n.pos, n.t, n.pn == 0);
+        let s = pos.stones_on_board() as i8;
+        if proved { self.learn(pos, t, s) } else { self.learn(pos, -s, t - 1) }
+    }
+
+    /// Whether the tables or the proved bounds settle `(pos, t)`.
+    fn known(&mut self, pos: Position, t: i8) -> Option<bool> {
+        if let Some(v) = self.tb.probe(pos) {
+            self.stats.probes += 1;
+            return Some(v >= i32::from(t));
+        }
+        let (lo, hi) = self.bounds_of(pos);
+        if lo >= t {
+            Some(true)
+        } else if hi < t {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Expands leaf `x`: generates its moves and makes them children, deciding at once those the
+    /// tables, the bounds or a repetition settle (and `x` itself when one of them does).
+    fn expand(
+        &mut self,
+        tree: &mut Tree,
+        x: u32,
+        on_path: &HashMap<u128, u32>,
+        root_stones: u32,
+    ) -> Result<(), SolveError> {
+        let node = tree.nodes[x as usize];
+        let (pos, t) = (node.pos, node.t);
+        // Another branch may have proved a bound on this position since the node was made.
+        if let Some(v) = self.known(pos, t) {
+            tree.nodes[x as usize].set(v, NONE);
+            return Ok(());
+        }
+        self.count_node(pos, root_stones)?;
+        let mover = pos.to_move();
+        let mut kids = [node; MAX_MOVES];
+        let mut taken = [0u8; MAX_MOVES];
+        let mut len = 0;
+        for m in pos.legal_moves() {
+            let (c, k, moves) = pos.play_with_moves(m);
+            let mut kid = Node { pos: c, parent: x, first: NONE, depth: node.depth + 1, count: 0, ..node };
+            if c.is_game_over() {
+                // The move's value is its capture (R6).
+                kid.neg = false;
+                kid.set(k as i8 >= t, NONE);
+            } else {
+                let k = k as i8;
+                // R5: the same player moves again, or the opponent moves next.
+                (kid.t, kid.neg) = if c.to_move() == mover { (t - k, false) } else { (k - t + 1, true) };
+                if let Some(v) = self.known(c, kid.t) {
+                    kid.set(v, NONE);
+                } else if let Some(&d) = on_path.get(&c.repetition_key()) {
+                    // R7: endless play scores 0 for the rest of the game.
+                    kid.set(kid.t <= 0, d);
+                } else {
+                    // One good move proves a node, all its moves are needed to refute it.
+                    (kid.pn, kid.dn) = (1, moves.len() as u32);
+                }
+            }
+            if kid.cost_true() == 0 && kid.dep == NONE {
+                // A good move that holds whatever the path: nothing else is needed.
+                tree.nodes[x as usize].set(true, NONE);
+                return Ok(());
+            }
+            kids[len] = kid;
+            taken[len] = k;
+            len += 1;
+        }
+        // Among equally promising children, the biggest capture first.
+        let mut order: [usize; MAX_MOVES] = [0, 1, 2, 3, 4, 5];
+        order[..len].sort_by_key(|&i| std::cmp::Reverse(taken[i]));
+        let sorted: Vec<Node> = order[..len].iter().map(|&i| kids[i]).collect();
+        let first = tree.alloc(&sorted);
+        let n = &mut tree.nodes[x as usize];
+        n.first = first;
+        n.count = len as u8;
+        tree.recompute(x);
+        Ok(())
+    }
+
+    /// Counts an expansion against the limit and reports progress now and then.
+    fn count_node(&mut self, pos: Position, root_stones: u32) -> Result<(), SolveError> {
+        self.stats.nodes += 1;
+        if pos.stones_on_board() < root_stones {
+            self.stats.nested_nodes += 1;
+        }
+        if let Some(e) = &mut self.expanded {
+            e.insert(pos.repetition_key());
+        }
+        if self.stats.nodes > self.max_nodes {
+            return Err(SolveError::NodeLimit(self.max_nodes));
+        }
+        if self.stats.nodes % PROGRESS_EVERY == 0 {
+            let st = self.stats();
+            (self.progress)(&st);
+        }
+        Ok(())
+    }
+}
