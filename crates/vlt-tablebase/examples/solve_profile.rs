@@ -21,8 +21,9 @@ fn main() {
         let v = s.value(pos);
         let st = s.stats();
         println!(
-            "{p}  {v:?}  nodes {} nested {} distinct {} tests {} known {}  {:.2}s",
+            "{p}  {v:?}  nodes {} guess {} nested {} distinct {} tests {} known {}  {:.2}s",
             st.nodes,
+            st.guess_nodes,
             st.nested_nodes,
             st.distinct,
             st.tests,

@@ -259,6 +259,12 @@ impl<'a> Solver<'a> {
     /// A cheap estimate of `pos`'s value: the best capture difference over the next `depth` moves
     /// (tables where they reach), for choosing the first threshold tests.
     fn guess(&mut self, pos: Position, depth: u32) -> i8 {
+        let n = pos.stones_on_board() as i8;
+        self.guess_ab(pos, depth, -n - 1, n + 1)
+    }
+
+    /// Alpha-beta (fail-soft) over capture differences to `depth` moves, the tables at its leaves.
+    fn guess_ab(&mut self, pos: Position, depth: u32, mut alpha: i8, beta: i8) -> i8 {
         if let Some(v) = self.tb.probe(pos) {
             return v as i8;
         }
@@ -267,11 +273,25 @@ impl<'a> Solver<'a> {
         }
         self.stats.guess_nodes += 1;
         let mover = pos.to_move();
+        let mut moves: Vec<(Position, u8)> = pos.legal_moves().map(|m| pos.play_counting(m)).collect();
+        // Captures first, biggest first: the likeliest best moves, for early cut-offs.
+        moves.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
         let mut best = i8::MIN;
-        for m in pos.legal_moves() {
-            let (child, k) = pos.play_counting(m);
-            let c = if child.is_game_over() { 0 } else { self.guess(child, depth - 1) };
-            best = best.max(crate::build::move_value(mover, k, child, c));
+        for (child, k) in moves {
+            let k = k as i8;
+            let v = if child.is_game_over() {
+                k
+            } else if child.to_move() == mover {
+                // R5: the mover moves again, the move is worth k + the child's value.
+                k + self.guess_ab(child, depth - 1, alpha - k, beta - k)
+            } else {
+                k - self.guess_ab(child, depth - 1, k - beta, k - alpha)
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
         }
         best
     }

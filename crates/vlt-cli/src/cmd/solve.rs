@@ -46,6 +46,10 @@ pub struct Args {
     /// Seed of the --survey games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// With --survey: check every solved value against bigger tables in this folder (their layers
+    /// up to the survey's largest stone count are loaded); a mismatch is an error.
+    #[arg(long, value_name = "DIR", requires = "survey")]
+    check: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -156,6 +160,11 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
             tb.max_stones()
         )));
     }
+    let check = match &a.check {
+        Some(dir) => Some(Tablebase::open_up_to(dir, to).map_err(input)?),
+        None => None,
+    };
+    let mut checked = 0;
     let mut rng = SplitMix64(a.seed);
     let mut previous: Option<f64> = None;
     println!("stones  median-nodes  growth  max-nodes  median-s  solved  values");
@@ -174,6 +183,10 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
             secs.push(start.elapsed().as_secs_f64());
             match r {
                 Ok(v) => {
+                    if let Some(want) = check.as_ref().and_then(|c| c.probe(pos)) {
+                        anyhow::ensure!(v == want, "{pos}: solved {v:+}, the tables say {want:+}");
+                        checked += 1;
+                    }
                     solved += 1;
                     values.push(format!("{v:+}"));
                     nodes.push(solver.stats().nodes);
@@ -203,6 +216,9 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
         );
         previous = (median != u64::MAX).then_some(median as f64);
     }
+    if check.is_some() {
+        println!("{checked} solved values agree with the tables in the --check folder");
+    }
     Ok(())
 }
 
@@ -221,6 +237,7 @@ mod tests {
             survey: None,
             per_stone: 2,
             seed: 3,
+            check: None,
         }
     }
 
@@ -242,7 +259,21 @@ mod tests {
         run(args(Some("1,0,1,0,1,0/1,2,0,1,2,0 A 25 26"))).expect("solve");
         let mut a = args(None);
         a.survey = Some("9..=10".into());
+        a.check = None;
         run(a).expect("survey");
+    }
+
+    #[test]
+    fn survey_checks_against_bigger_tables() {
+        let dir = std::env::temp_dir().join(format!("vlt-cli-solve-check-{}", std::process::id()));
+        vlt_tablebase::build(&dir, 11, &|_| {}).expect("tables");
+        let mut a = args(None);
+        a.survey = Some("9..=11".into());
+        a.per_stone = 4;
+        a.check = Some(dir.clone());
+        let r = run(a);
+        std::fs::remove_dir_all(&dir).ok();
+        r.expect("the solver over 8-stone tables agrees with the 11-stone tables");
     }
 
     #[test]

@@ -32,6 +32,11 @@ use vlt_core::Position;
 const INF: u32 = u32::MAX;
 /// No index / no dependency.
 const NONE: u32 = u32::MAX;
+/// Initial proof (disproof) number added per stone by which a leaf's threshold lies above (below)
+/// the middle of its known bounds.
+const THRESHOLD_WEIGHT: u32 = 1;
+/// Initial numbers are multiplied by `1 + HEIGHT_WEIGHT × (stones above the tables)`.
+const HEIGHT_WEIGHT: u32 = 6;
 /// At most six legal moves (R3: one per hole of the mover's row).
 const MAX_MOVES: usize = 6;
 
@@ -284,7 +289,7 @@ impl Solver<'_> {
                     kid.set(kid.t <= 0, d);
                 } else {
                     // One good move proves a node, all its moves are needed to refute it.
-                    (kid.pn, kid.dn) = (1, moves.len() as u32);
+                    (kid.pn, kid.dn) = self.initial(c, kid.t, moves.len() as u32);
                 }
             }
             if kid.cost_true() == 0 && kid.dep == NONE {
@@ -306,6 +311,24 @@ impl Solver<'_> {
         n.count = len as u8;
         tree.recompute(x);
         Ok(())
+    }
+
+    /// Initial proof and disproof numbers of a new leaf `(pos, t)` whose mover has `moves` moves.
+    ///
+    /// Three cheap signs of how hard a node is: one good move proves it, all its moves are needed to
+    /// refute it (mobility); a threshold far above what the bounds suggest is hard to reach, one far
+    /// below easy ([`THRESHOLD_WEIGHT`] per stone of distance); and a position with more stones
+    /// above the tables has a bigger game below it ([`HEIGHT_WEIGHT`]), which makes captures look
+    /// cheaper than quiet moves. Tuned on other positions than the survey's (seed 2, 22–24 stones
+    /// over 18-stone tables): 1.3× fewer nodes from the threshold term, 1.6× from the height term.
+    fn initial(&self, pos: Position, t: i8, moves: u32) -> (u32, u32) {
+        let (lo, hi) = self.bounds_of(pos);
+        let mid = (i32::from(lo) + i32::from(hi)) / 2;
+        let t = i32::from(t);
+        let pn = 1 + THRESHOLD_WEIGHT * (t - mid).max(0) as u32;
+        let dn = moves * (1 + THRESHOLD_WEIGHT * (mid + 1 - t).max(0) as u32);
+        let height = 1 + HEIGHT_WEIGHT * pos.stones_on_board().saturating_sub(self.tb.max_stones());
+        (pn * height, dn * height)
     }
 
     /// Counts an expansion against the limit and reports progress now and then.
