@@ -57,6 +57,10 @@ struct Node {
     /// Distance from the root.
     depth: u32,
     t: i8,
+    /// Of a decided node: what it proves about its position's value, a lower bound (`≥ t`) when
+    /// true, an upper bound (`< t`) when false; its decision may show more than the threshold
+    /// asked, and the stronger bound serves other thresholds.
+    b: i8,
     /// The child's mover is the parent's opponent: the edge is good for the parent when the child
     /// is false.
     neg: bool,
@@ -79,9 +83,20 @@ impl Node {
         if self.neg { self.pn } else { self.dn }
     }
 
-    fn set(&mut self, value: bool, dep: u32) {
+    fn set(&mut self, value: bool, bound: i8, dep: u32) {
+        debug_assert_eq!(value, bound >= self.t);
         (self.pn, self.dn) = if value { (0, INF) } else { (INF, 0) };
+        self.b = bound;
         self.dep = dep;
+    }
+
+    /// For a decided child of a node with threshold `t`: the bound its decision puts on the value
+    /// of the move to it, a lower bound when the move is good for the parent, else an upper bound.
+    fn edge_bound(&self, t: i8) -> i32 {
+        let (t, tc, b) = (i32::from(t), i32::from(self.t), i32::from(self.b));
+        // The stones the move took, from the child's threshold: k − t + 1 (opponent next) or
+        // t − k (the same player again, R5); the move is worth k − v or k + v.
+        if self.neg { (tc + t - 1) - b } else { (t - tc) + b }
     }
 }
 
@@ -137,16 +152,23 @@ impl Tree {
         changed
     }
 
-    /// The dependency of a node decided by its children: a proof needs one good child (the least
-    /// dependent one), a disproof every child.
-    fn decided_dep(&self, x: u32) -> u32 {
+    /// The dependency and bound of a node decided by its children.
+    fn decided_by(&self, x: u32) -> (u32, i32) {
         let n = self.nodes[x as usize];
-        let kids = &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize];
-        if n.pn == 0 {
-            kids.iter().filter(|c| c.cost_true() == 0).map(|c| c.dep).max().unwrap_or(NONE)
-        } else {
-            kids.iter().map(|c| c.dep).min().unwrap_or(NONE)
-        }
+        conclude(n.pn == 0, n.t, &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize])
+    }
+}
+
+/// What the decided children `kids` of a node with threshold `t` prove about it: the dependency and
+/// the bound. A proof needs one good child (the least dependent one, then the best bound); a
+/// disproof needs every child, the best of them bounding the node from above.
+fn conclude(proved: bool, t: i8, kids: &[Node]) -> (u32, i32) {
+    if proved {
+        let good = kids.iter().filter(|c| c.cost_true() == 0);
+        good.map(|c| (c.dep, c.edge_bound(t))).max().expect("a good child")
+    } else {
+        let dep = kids.iter().map(|c| c.dep).min().unwrap_or(NONE);
+        (dep, kids.iter().map(|c| c.edge_bound(t)).max().expect("a child"))
     }
 }
 
@@ -164,6 +186,7 @@ impl Solver<'_> {
         let mut tree = Tree {
             nodes: vec![Node {
                 pos: root,
+                b: 0,
                 pn: 1,
                 dn: 1,
                 dep: NONE,
@@ -220,8 +243,13 @@ impl Solver<'_> {
     /// A decided node: its dependency, the bound it proves when it holds on every path, and its
     /// subtree freed.
     fn finish(&mut self, tree: &mut Tree, x: u32) {
+        let s = tree.nodes[x as usize].pos.stones_on_board() as i8;
         if tree.nodes[x as usize].first != NONE {
-            tree.nodes[x as usize].dep = tree.decided_dep(x);
+            let (dep, b) = tree.decided_by(x);
+            let n = &mut tree.nodes[x as usize];
+            n.dep = dep;
+            n.b = b.clamp(-i32::from(s), i32::from(s)) as i8;
+            debug_assert_eq!(n.pn == 0, n.b >= n.t);
             tree.free_below(x);
         }
         let n = &mut tree.nodes[x as usize];
@@ -229,22 +257,21 @@ impl Solver<'_> {
             return; // rests on a repetition of an ancestor: right on this path only
         }
         n.dep = NONE;
-        let (pos, t, proved) = (n.pos, n.t, n.pn == 0);
-        let s = pos.stones_on_board() as i8;
-        if proved { self.learn(pos, t, s) } else { self.learn(pos, -s, t - 1) }
+        let (pos, b, proved) = (n.pos, n.b, n.pn == 0);
+        if proved { self.learn(pos, b, s) } else { self.learn(pos, -s, b) }
     }
 
-    /// Whether the tables or the proved bounds settle `(pos, t)`.
-    fn known(&mut self, pos: Position, t: i8) -> Option<bool> {
+    /// Whether the tables or the proved bounds settle `(pos, t)`, with the bound that does.
+    fn known(&mut self, pos: Position, t: i8) -> Option<(bool, i8)> {
         if let Some(v) = self.tb.probe(pos) {
             self.stats.probes += 1;
-            return Some(v >= i32::from(t));
+            return Some((v >= i32::from(t), v as i8));
         }
         let (lo, hi) = self.bounds_of(pos);
         if lo >= t {
-            Some(true)
+            Some((true, lo))
         } else if hi < t {
-            Some(false)
+            Some((false, hi))
         } else {
             None
         }
@@ -262,8 +289,8 @@ impl Solver<'_> {
         let node = tree.nodes[x as usize];
         let (pos, t) = (node.pos, node.t);
         // Another branch may have proved a bound on this position since the node was made.
-        if let Some(v) = self.known(pos, t) {
-            tree.nodes[x as usize].set(v, NONE);
+        if let Some((v, b)) = self.known(pos, t) {
+            tree.nodes[x as usize].set(v, b, NONE);
             return Ok(());
         }
         self.count_node(pos, root_stones)?;
@@ -275,31 +302,36 @@ impl Solver<'_> {
             let (c, k, moves) = pos.play_with_moves(m);
             let mut kid = Node { pos: c, parent: x, first: NONE, depth: node.depth + 1, count: 0, ..node };
             if c.is_game_over() {
-                // The move's value is its capture (R6).
-                kid.neg = false;
-                kid.set(k as i8 >= t, NONE);
+                // The move's value is its capture (R6): as a child worth exactly 0 after it.
+                (kid.t, kid.neg) = (t - k as i8, false);
+                kid.set(0 >= kid.t, 0, NONE);
             } else {
                 let k = k as i8;
                 // R5: the same player moves again, or the opponent moves next.
                 (kid.t, kid.neg) = if c.to_move() == mover { (t - k, false) } else { (k - t + 1, true) };
-                if let Some(v) = self.known(c, kid.t) {
-                    kid.set(v, NONE);
+                if let Some((v, b)) = self.known(c, kid.t) {
+                    kid.set(v, b, NONE);
                 } else if let Some(&d) = on_path.get(&c.repetition_key()) {
                     // R7: endless play scores 0 for the rest of the game.
-                    kid.set(kid.t <= 0, d);
+                    kid.set(kid.t <= 0, 0, d);
                 } else {
                     // One good move proves a node, all its moves are needed to refute it.
                     (kid.pn, kid.dn) = self.initial(c, kid.t, moves.len() as u32);
                 }
             }
-            if kid.cost_true() == 0 && kid.dep == NONE {
-                // A good move that holds whatever the path: nothing else is needed.
-                tree.nodes[x as usize].set(true, NONE);
-                return Ok(());
-            }
             kids[len] = kid;
             taken[len] = k;
             len += 1;
+        }
+        // A good move that holds whatever the path: nothing else is needed (the best such move
+        // gives the bound).
+        let sure: Vec<Node> =
+            kids[..len].iter().copied().filter(|c| c.cost_true() == 0 && c.dep == NONE).collect();
+        if !sure.is_empty() {
+            let (_, b) = conclude(true, t, &sure);
+            let s = i32::from(pos.stones_on_board() as i8);
+            tree.nodes[x as usize].set(true, b.clamp(-s, s) as i8, NONE);
+            return Ok(());
         }
         // Among equally promising children, the biggest capture first.
         let mut order: [usize; MAX_MOVES] = [0, 1, 2, 3, 4, 5];
