@@ -21,13 +21,15 @@ fn main() {
         let v = s.value(pos);
         let st = s.stats();
         println!(
-            "{p}  {v:?}  nodes {} guess {} nested {} distinct {} tests {} known {}  {:.2}s",
+            "{p}  {v:?}  nodes {} guess {} nested {} distinct {} tests {} known {} repetitions {} path-dependent {}  {:.2}s",
             st.nodes,
             st.guess_nodes,
             st.nested_nodes,
             st.distinct,
             st.tests,
             st.known,
+            st.repetitions,
+            st.path_dependent,
             start.elapsed().as_secs_f64()
         );
     }

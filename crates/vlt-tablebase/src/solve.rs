@@ -53,6 +53,11 @@ pub struct SolveStats {
     pub guess_nodes: u64,
     /// Distinct positions among the expanded ones (counted only when profiling).
     pub distinct: u64,
+    /// Proof-number search: moves that repeat a position of their own path (R7: endless play).
+    pub repetitions: u64,
+    /// Proof-number search: decided nodes whose argument uses the repetition of a position above
+    /// them on their path, so they are kept for that path only (graph-history interaction).
+    pub path_dependent: u64,
 }
 
 /// How a threshold test is searched.

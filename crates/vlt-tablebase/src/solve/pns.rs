@@ -254,6 +254,7 @@ impl Solver<'_> {
         }
         let n = &mut tree.nodes[x as usize];
         if n.dep != NONE && n.dep < n.depth {
+            self.stats.path_dependent += 1;
             return; // rests on a repetition of an ancestor: right on this path only
         }
         n.dep = NONE;
@@ -314,6 +315,7 @@ impl Solver<'_> {
                 } else if let Some(&d) = on_path.get(&c.repetition_key()) {
                     // R7: endless play scores 0 for the rest of the game.
                     kid.set(kid.t <= 0, 0, d);
+                    self.stats.repetitions += 1;
                 } else {
                     // One good move proves a node, all its moves are needed to refute it.
                     (kid.pn, kid.dn) = self.initial(c, kid.t, moves.len() as u32);
@@ -380,5 +382,86 @@ impl Solver<'_> {
             (self.progress)(&st);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::build_in_memory;
+    use crate::probe::Tablebase;
+
+    /// The rules' R7 cycle: 12 positions, each followed by the next through a quiet move.
+    fn cycle() -> Vec<Position> {
+        let mut pos: Position = "1,0,1,0,1,0/1,2,0,1,2,0 A 25 26".parse().expect("position");
+        let mut out = Vec::new();
+        for mv in ["5A", "1B", "2A", "3B", "4A", "5B", "6A", "2B", "1A", "4B", "3A", "6B"] {
+            out.push(pos);
+            pos = pos.play(mv.parse().expect("move")).expect("legal");
+        }
+        out
+    }
+
+    fn leaf(pos: Position, t: i8, depth: u32) -> Node {
+        Node { pos, pn: 1, dn: 1, dep: NONE, parent: NONE, first: NONE, depth, t, b: 0, neg: false, count: 0 }
+    }
+
+    /// Expanding the last position of the cycle, with the cycle as its path: the quiet move back to
+    /// the first position is a repetition, scored 0 (R7) and marked as resting on depth 0.
+    #[test]
+    fn a_move_back_onto_the_path_is_a_repetition_worth_0() {
+        let tb = Tablebase::from_layers(build_in_memory(5));
+        let cyc = cycle();
+        let on_path: HashMap<u128, u32> =
+            cyc.iter().enumerate().map(|(d, p)| (p.repetition_key(), d as u32)).collect();
+        for t in [1i8, 0] {
+            let mut solver = Solver::new(&tb, u64::MAX);
+            let mut tree = Tree { nodes: vec![leaf(cyc[11], t, 11)], free: Default::default() };
+            solver.expand(&mut tree, 0, &on_path, 9).expect("within the limit");
+            assert_eq!(solver.stats.repetitions, 1);
+            let x = tree.nodes[0];
+            assert_ne!(x.first, NONE, "the node stays open: its other moves are not settled");
+            let kids = &tree.nodes[x.first as usize..(x.first + u32::from(x.count)) as usize];
+            let back = kids.iter().find(|c| c.pos.repetition_key() == cyc[0].repetition_key()).expect("6B");
+            // The opponent moves next: its threshold is 1 − t, and endless play gives it 0.
+            assert!(back.neg && back.t == 1 - t && back.dep == 0 && back.b == 0);
+            assert_eq!(back.pn == 0, back.t <= 0);
+        }
+    }
+
+    /// What a decision rests on: a proof takes its least dependent good child, a disproof every
+    /// child; only a decision resting on nothing above its own node becomes a bound.
+    #[test]
+    fn path_dependent_decisions_are_not_kept() {
+        let tb = Tablebase::from_layers(build_in_memory(5));
+        let cyc = cycle();
+        let mut solver = Solver::new(&tb, u64::MAX);
+        // A node at depth 3 (threshold 1) whose children are all refuted, one of them by a
+        // repetition of the position at depth 1.
+        let mut kids = [leaf(cyc[5], 0, 4), leaf(cyc[6], 0, 4)];
+        kids[0].neg = true;
+        kids[0].set(true, 0, 1); // the opponent holds 0 by repeating depth 1
+        kids[1].neg = true;
+        kids[1].set(true, 3, NONE); // the opponent can force 3
+        assert_eq!(conclude(false, 1, &kids), (1, 0), "rests on depth 1; worth at most 0 to the node");
+        let mut tree = Tree { nodes: vec![leaf(cyc[4], 1, 3)], free: Default::default() };
+        let first = tree.alloc(&kids);
+        tree.nodes[0].first = first;
+        tree.nodes[0].count = 2;
+        assert!(tree.recompute(0) && tree.nodes[0].dn == 0);
+        solver.finish(&mut tree, 0);
+        assert_eq!(solver.stats.path_dependent, 1);
+        assert_eq!(solver.bounds_of(cyc[4]), (-9, 9), "nothing learned");
+        // The same refutation with the repetition at the node's own depth holds on every path.
+        tree.nodes[0].depth = 1;
+        tree.nodes[0].first = tree.alloc(&kids);
+        solver.finish(&mut tree, 0);
+        assert_eq!(solver.stats.path_dependent, 1);
+        assert_eq!(solver.bounds_of(cyc[4]), (-9, 0));
+        // A proof picks the good child that rests on nothing, and its bound.
+        let mut good = kids;
+        good[0].set(false, -1, 1);
+        good[1].set(false, -3, NONE);
+        assert_eq!(conclude(true, 1, &good), (NONE, 3));
     }
 }
