@@ -9,7 +9,7 @@ use vlt_core::Position;
 use vlt_core::playout::SplitMix64;
 use vlt_tablebase::Tablebase;
 use vlt_tablebase::build::build_in_memory;
-use vlt_tablebase::solve::{SolveError, SolveStats, Solver};
+use vlt_tablebase::solve::{Method, SolveError, SolveStats, Solver};
 
 /// Tables built in memory when no --dir is given (a fraction of a second).
 const DEFAULT_STONES: u32 = 8;
@@ -50,6 +50,28 @@ pub struct Args {
     /// up to the survey's largest stone count are loaded); a mismatch is an error.
     #[arg(long, value_name = "DIR", requires = "survey")]
     check: Option<PathBuf>,
+    /// How each threshold test is searched: one proof-number search over all layers (pns), or the
+    /// earlier local closures with nested tests for captures (closure).
+    #[arg(long, value_enum, default_value_t = SearchMethod::Pns)]
+    method: SearchMethod,
+}
+
+/// `--method`: see [`Method`].
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SearchMethod {
+    /// Proof-number search over all layers beyond the tables.
+    Pns,
+    /// Local closures, nested tests for captures beyond the tables.
+    Closure,
+}
+
+impl SearchMethod {
+    fn method(self) -> Method {
+        match self {
+            SearchMethod::Pns => Method::ProofNumber,
+            SearchMethod::Closure => Method::Closure,
+        }
+    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -64,6 +86,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let bar = spinner(a.json);
     let start = Instant::now();
     let mut solver = Solver::new(&tb, a.max_nodes);
+    solver.set_method(a.method.method());
     solver.on_progress(|s: &SolveStats| bar.set_message(progress_line(s, start)));
     let solved =
         solver.value(pos).and_then(|v| Ok((v, if a.moves { solver.move_values(pos)? } else { Vec::new() })));
@@ -93,7 +116,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             println!("  {m}  {v:+}{}", if *v == value { "  best" } else { "" });
         }
         println!(
-            "{} stones, tables up to {}: {} nodes ({} in nested tests, {} more for the first guess), {} \
+            "{} stones, tables up to {}: {} nodes ({} below the root's layer, {} more for the first guess), {} \
              tests, {} table probes, {:.2} s ({:.0} nodes/s)",
             pos.stones_on_board(),
             tb.max_stones(),
@@ -179,6 +202,7 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
             let Some(pos) = game_position(n, &mut rng) else { continue };
             let start = Instant::now();
             let mut solver = Solver::new(tb, a.max_nodes);
+            solver.set_method(a.method.method());
             let r = solver.value(pos);
             secs.push(start.elapsed().as_secs_f64());
             match r {
@@ -238,6 +262,7 @@ mod tests {
             per_stone: 2,
             seed: 3,
             check: None,
+            method: SearchMethod::Pns,
         }
     }
 
@@ -272,6 +297,11 @@ mod tests {
         a.per_stone = 4;
         a.check = Some(dir.clone());
         let r = run(a);
+        let mut a = args(None);
+        a.survey = Some("9..=11".into());
+        a.method = SearchMethod::Closure;
+        a.check = Some(dir.clone());
+        let r = r.and_then(|()| run(a));
         std::fs::remove_dir_all(&dir).ok();
         r.expect("the solver over 8-stone tables agrees with the 11-stone tables");
     }
