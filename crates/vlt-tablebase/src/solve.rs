@@ -77,7 +77,7 @@ pub enum Method {
 pub struct Solver<'a> {
     tb: &'a Tablebase,
     /// Proved bounds `(lo, hi)` on the value for the player to move, by repetition key.
-    bounds: HashMap<u128, (i8, i8)>,
+    bounds: KeyMap<u128, (i8, i8)>,
     stats: SolveStats,
     max_nodes: u64,
     progress: Box<dyn FnMut(&SolveStats) + 'a>,
@@ -155,7 +155,7 @@ impl<'a> Solver<'a> {
     pub fn new(tb: &'a Tablebase, max_nodes: u64) -> Solver<'a> {
         Solver {
             tb,
-            bounds: HashMap::new(),
+            bounds: KeyMap::default(),
             stats: SolveStats::default(),
             max_nodes,
             progress: Box::new(|_| {}),
@@ -678,6 +678,43 @@ impl<'a> Solver<'a> {
                 self.learn_status(nodes[x as usize].pos, s, t, st);
             }
         }
+    }
+}
+
+/// A hash map keyed by packed positions, with [`KeyHasher`].
+type KeyMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// A fast hasher for the solver's keys (positions packed into a `u128`, with a threshold): a
+/// SplitMix64 finish over the words. The keys come from the game, not from an adversary, so
+/// SipHash's protection buys nothing here; it took a quarter of the solver's time (survey: 9.1–10.2 s
+/// of CPU with SipHash, 6.9 s with this).
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+/// SplitMix64's finalizer: every input bit affects every output bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u128(&mut self, x: u128) {
+        self.0 = mix(self.0 ^ x as u64) ^ (x >> 64) as u64;
+    }
+
+    fn write_i8(&mut self, x: i8) {
+        self.0 = mix(self.0 ^ u64::from(x as u8));
     }
 }
 

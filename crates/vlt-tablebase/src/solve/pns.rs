@@ -24,8 +24,7 @@
 //!
 //! The tree keeps only undecided nodes' children: a decided node's subtree is freed at once.
 
-use super::{PROGRESS_EVERY, SolveError, Solver};
-use std::collections::HashMap;
+use super::{KeyMap, PROGRESS_EVERY, SolveError, Solver};
 use vlt_core::Position;
 
 /// Proof or disproof number of a decided node's other side.
@@ -104,6 +103,8 @@ impl Node {
 /// freed subtrees reused by size.
 struct Tree {
     nodes: Vec<Node>,
+    /// The latest numbers of open nodes by position and threshold.
+    hints: KeyMap<(u128, i8), (u32, u32)>,
     free: [Vec<u32>; MAX_MOVES + 1],
 }
 
@@ -119,6 +120,17 @@ impl Tree {
         };
         self.nodes[first as usize..first as usize + kids.len()].copy_from_slice(kids);
         first
+    }
+
+    /// Remembers an open node's numbers for the same position and threshold met elsewhere in the
+    /// tree (a transposition): a better start than [`Solver::initial`]'s guess. Only open nodes: a
+    /// decided node's numbers may rest on its path (a repetition), and a leaf must never start
+    /// decided.
+    fn hint(&mut self, x: u32) {
+        let n = self.nodes[x as usize];
+        if !n.decided() {
+            self.hints.insert((n.pos.repetition_key(), n.t), (n.pn, n.dn));
+        }
     }
 
     /// Frees every descendant of `x` (decided: nothing below it is needed any more).
@@ -198,9 +210,10 @@ impl Solver<'_> {
                 count: 0,
             }],
             free: Default::default(),
+            hints: KeyMap::default(),
         };
         // The positions on the path from the root to `cur`, with their depths (R7 repetitions).
-        let mut on_path: HashMap<u128, u32> = HashMap::new();
+        let mut on_path: KeyMap<u128, u32> = KeyMap::default();
         on_path.insert(root.repetition_key(), 0);
         let mut cur = 0u32;
         loop {
@@ -224,6 +237,9 @@ impl Solver<'_> {
             let mut x = cur;
             loop {
                 let changed = x == cur || tree.recompute(x);
+                if changed && x != cur {
+                    tree.hint(x);
+                }
                 if tree.nodes[x as usize].decided() {
                     self.finish(&mut tree, x);
                 }
@@ -284,7 +300,7 @@ impl Solver<'_> {
         &mut self,
         tree: &mut Tree,
         x: u32,
-        on_path: &HashMap<u128, u32>,
+        on_path: &KeyMap<u128, u32>,
         root_stones: u32,
     ) -> Result<(), SolveError> {
         let node = tree.nodes[x as usize];
@@ -318,7 +334,10 @@ impl Solver<'_> {
                     self.stats.repetitions += 1;
                 } else {
                     // One good move proves a node, all its moves are needed to refute it.
-                    (kid.pn, kid.dn) = self.initial(c, kid.t, moves.len() as u32);
+                    (kid.pn, kid.dn) = match tree.hints.get(&(c.repetition_key(), kid.t)) {
+                        Some(&h) => h,
+                        None => self.initial(c, kid.t, moves.len() as u32),
+                    };
                 }
             }
             kids[len] = kid;
@@ -344,6 +363,7 @@ impl Solver<'_> {
         n.first = first;
         n.count = len as u8;
         tree.recompute(x);
+        tree.hint(x);
         Ok(())
     }
 
@@ -412,11 +432,15 @@ mod tests {
     fn a_move_back_onto_the_path_is_a_repetition_worth_0() {
         let tb = Tablebase::from_layers(build_in_memory(5));
         let cyc = cycle();
-        let on_path: HashMap<u128, u32> =
+        let on_path: KeyMap<u128, u32> =
             cyc.iter().enumerate().map(|(d, p)| (p.repetition_key(), d as u32)).collect();
         for t in [1i8, 0] {
             let mut solver = Solver::new(&tb, u64::MAX);
-            let mut tree = Tree { nodes: vec![leaf(cyc[11], t, 11)], free: Default::default() };
+            let mut tree = Tree {
+                nodes: vec![leaf(cyc[11], t, 11)],
+                free: Default::default(),
+                hints: KeyMap::default(),
+            };
             solver.expand(&mut tree, 0, &on_path, 9).expect("within the limit");
             assert_eq!(solver.stats.repetitions, 1);
             let x = tree.nodes[0];
@@ -444,7 +468,8 @@ mod tests {
         kids[1].neg = true;
         kids[1].set(true, 3, NONE); // the opponent can force 3
         assert_eq!(conclude(false, 1, &kids), (1, 0), "rests on depth 1; worth at most 0 to the node");
-        let mut tree = Tree { nodes: vec![leaf(cyc[4], 1, 3)], free: Default::default() };
+        let mut tree =
+            Tree { nodes: vec![leaf(cyc[4], 1, 3)], free: Default::default(), hints: KeyMap::default() };
         let first = tree.alloc(&kids);
         tree.nodes[0].first = first;
         tree.nodes[0].count = 2;
