@@ -8,6 +8,9 @@ use std::time::Duration;
 use vlt_core::Move;
 use vlt_core::playout::SplitMix64;
 
+/// Level 9's depth, also the least level 10 searches.
+const LEVEL_9_DEPTH: u32 = 14;
+
 /// What a level does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelSettings {
@@ -33,8 +36,17 @@ impl Level {
             7 => (depth(10), 0),
             // Two plies a step: one ply was too small a step to be sure of 60 % (measured).
             8 => (depth(12), 0),
-            9 => (depth(14), 0),
-            _ => (Limits { movetime: Some(Duration::from_secs(1)), ..Limits::default() }, 0),
+            9 => (depth(LEVEL_9_DEPTH), 0),
+            // A second a move, but never shallower than level 9: on a busy machine a second may
+            // not reach 14 plies, and the strongest level must not play worse than the one below.
+            _ => (
+                Limits {
+                    movetime: Some(Duration::from_secs(1)),
+                    min_depth: Some(LEVEL_9_DEPTH),
+                    ..Limits::default()
+                },
+                0,
+            ),
         };
         LevelSettings { limits, temperature }
     }
@@ -46,10 +58,11 @@ impl Level {
     }
 
     /// The limits of this level playing on `clock`: its depth (levels 1–9) still caps the search,
-    /// and the clock's budget replaces level 10's fixed second a move.
+    /// and the clock's budget replaces level 10's fixed second a move (and its least depth: on a
+    /// clock, time comes first).
     #[must_use]
     pub fn limits_on_clock(self, clock: Clock) -> Limits {
-        Limits { movetime: None, clock: Some(clock), ..self.limits() }
+        Limits { movetime: None, clock: Some(clock), min_depth: None, ..self.limits() }
     }
 }
 

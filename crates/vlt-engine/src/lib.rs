@@ -74,6 +74,9 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Clock: the mover's remaining time and increment; the engine budgets its time from these.
     pub clock: Option<Clock>,
+    /// Depth finished whatever the time limits say: time stops only deeper iterations. (Level 10
+    /// uses it so that a busy machine never makes it search less than level 9.)
+    pub min_depth: Option<u32>,
 }
 
 /// A player's clock (time management).
@@ -339,6 +342,7 @@ impl Engine {
             node_limit: limits.nodes,
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(1),
+            min_depth: limits.min_depth.unwrap_or(0),
             single: threads == 1,
             lmr: self.reductions,
             quiescence: self.quiescence,
@@ -474,11 +478,12 @@ fn iterate(
     let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
     while depth <= max_depth {
         let elapsed = sh.start.elapsed();
+        let timed = depth > sh.min_depth;
         if depth > first
             && (sh.stop.is_stopped()
                 || sh.abort.load(Ordering::Relaxed)
-                || !sh.budget.may_start_iteration(elapsed)
-                || !sh.budget.may_finish_iteration(elapsed, last, before))
+                || (timed && !sh.budget.may_start_iteration(elapsed))
+                || (timed && !sh.budget.may_finish_iteration(elapsed, last, before)))
         {
             break;
         }

@@ -52,6 +52,8 @@ pub(crate) struct Shared<'a> {
     pub nodes: AtomicU64,
     /// The depth the main thread is searching (Lazy SMP helpers keep ahead of it).
     pub main_depth: AtomicU32,
+    /// Iterations up to this depth ignore the time limits (`Limits::min_depth`).
+    pub min_depth: u32,
     /// One thread: node limits are exact and the search deterministic.
     pub single: bool,
     /// Late move reductions on.
@@ -85,6 +87,8 @@ pub(crate) struct Thread<'a> {
     pub aborted: bool,
     /// Abort checks are off while the first iteration runs, so a search always has a move.
     can_abort: bool,
+    /// The time limits apply to this iteration (it is deeper than `Shared::min_depth`).
+    timed: bool,
     /// Repetition keys (R7): the game's positions since the last capture, then the search path.
     keys: Vec<u128>,
     history: [i32; HOLES],
@@ -126,6 +130,7 @@ impl<'a> Thread<'a> {
             flushed: 0,
             aborted: false,
             can_abort: false,
+            timed: true,
             keys,
             history: [0; HOLES],
             pv: vec![[0; MAX_PLY + 1]; MAX_PLY + 2],
@@ -176,7 +181,7 @@ impl<'a> Thread<'a> {
             self.flushed = self.nodes;
             if sh.abort.load(Ordering::Relaxed) || sh.stop.is_stopped() {
                 self.aborted = true;
-            } else if let Some(hard) = sh.budget.hard {
+            } else if let Some(hard) = sh.budget.hard.filter(|_| self.timed) {
                 if sh.start.elapsed() >= hard {
                     self.aborted = true;
                     sh.abort.store(true, Ordering::Relaxed);
@@ -202,6 +207,7 @@ impl<'a> Thread<'a> {
         all: bool,
     ) -> i32 {
         self.can_abort = depth > 1 || !self.sh.single;
+        self.timed = depth > self.sh.min_depth;
         self.rep_min = usize::MAX;
         self.heuristic = false;
         self.pv_len[0] = 0;

@@ -189,6 +189,10 @@ fn limits_are_respected() {
     // A time limit ends the search (no assertion on how long it took).
     let r = search(&mut e, &game, Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() });
     assert!(r.info.depth >= 1);
+    // A least depth outlasts the time limit: 1 ms a move still finishes 10 plies (level 10's floor).
+    e.clear();
+    let floor = Limits { movetime: Some(Duration::from_millis(1)), min_depth: Some(10), ..Limits::default() };
+    assert!(search(&mut e, &game, floor).info.depth >= 10);
     // Progress is reported once per iteration, depths increasing.
     let mut seen = Vec::new();
     e.search(&game, &depth(5), &Stop::new(), &mut |i| seen.push(i.depth)).unwrap();

@@ -243,6 +243,7 @@ impl Session {
             nodes: go.nodes,
             movetime: go.movetime.map(ms),
             clock: time.map(|t| Clock { remaining: ms(t), increment: ms(inc.unwrap_or(0)) }),
+            min_depth: None,
         };
         if !go.infinite && limits == Limits::default() {
             return vec![error(format!(
