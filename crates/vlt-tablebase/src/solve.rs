@@ -1,24 +1,24 @@
-//! Solving positions beyond the tables: exact values by threshold tests, each a local least fixed
-//! point computed on the fly (a reachability game solved only where the root needs it).
+//! Solving positions beyond the tables: exact values by threshold tests ("can the player to move
+//! force at least `t`?"), the thresholds chosen from a shallow search's guess, then stepped and
+//! bisected until the value is pinned.
 //!
-//! "The player to move can force at least `t`" for `t ≥ 1` means: reach a capture that secures `t`,
-//! since play that goes on for ever scores 0 (R7). That is the least fixed point of: `S` to move
-//! and some move secures `t` or leads to a position where `S` can; the opponent to move and every
-//! move does. For `t ≤ 0` the question is the negation of the opponent's reachability question with
-//! threshold `1 − t`. A test builds the graph of the root's layer (positions reached by moves without
-//! capture) outward from the root, deciding positions as soon as their captures (smaller layers:
-//! tables, or recursive tests) or their children settle them, and stops when the root is decided.
-//! When nothing undecided is left to expand, the undecided positions reachable from the root form a
-//! closed set that nobody can leave profitably: all of them fail (the least fixed point), which is
-//! where R7's cycles are decided.
+//! Each test is, by default ([`Method::ProofNumber`]), one best-first proof-number search over every
+//! layer beyond the tables (`pns.rs`: repetitions judged on each node's own path, only
+//! path-independent results kept). The earlier method ([`Method::Closure`]) solves a test as a
+//! local least fixed point: "the player to move can force at least `t`" for `t ≥ 1` means reaching
+//! a capture that secures `t`, since play that goes on for ever scores 0 (R7); that is the least
+//! fixed point of: `S` to move and some move secures `t` or leads to a position where `S` can; the
+//! opponent to move and every move does. For `t ≤ 0` the question is the negation of the
+//! opponent's question with threshold `1 − t`. A test builds the graph of the root's layer
+//! outward from the root, deciding positions as soon as their captures (tables, or nested tests
+//! within a node budget that grows only when nothing cheaper is left) or their children settle
+//! them; when nothing undecided is left to expand, the undecided positions reachable from the root
+//! form a closed set that nobody can leave profitably: all of them fail, which is where R7's cycles
+//! are decided.
 //!
-//! Captures into positions beyond the tables are children of the local graph, tried before the
-//! quiet moves, biggest first, each by a nested test within a node budget that grows only when
-//! nothing cheaper is left; the first threshold comes from a shallow search's guess.
-//!
-//! Only path-independent facts are kept between tests: bounds on a position's value, each proved by
-//! a complete (sub)computation. Nothing depends on the path by which a position was reached, so the
-//! graph-history interaction that spoils transposition tables in cyclic games cannot arise.
+//! Only path-independent facts are kept between tests, with either method: bounds on a position's
+//! value, each proved by a complete argument that uses no repetition of a position above it, so
+//! the graph-history interaction that spoils transposition tables in cyclic games cannot arise.
 
 mod pns;
 
@@ -101,7 +101,7 @@ const FALSE: u8 = 2;
 /// How often, in expanded positions, progress is reported.
 const PROGRESS_EVERY: u64 = 1 << 15;
 /// Nodes a nested test (a capture beyond the tables) may expand on its first try. One that needs
-/// more is put aside while its siblings are tried, and retried with [`BUDGET_GROWTH`] times the
+/// more is put aside while its siblings are tried, and retried with `BUDGET_GROWTH` (4) times the
 /// budget only if nothing cheaper decides its parent: effort goes to the cheapest proof first, as in
 /// proof-number search, instead of to whichever capture comes first.
 pub const FIRST_BUDGET: u64 = 64;
