@@ -150,6 +150,26 @@ impl Node {
 }
 
 impl<'a> Solver<'a> {
+    /// Counts an expansion of `pos` (`nested`: below the root's layer or test) against the node
+    /// limit, and reports progress now and then. Both methods count nodes this one way.
+    fn count_node(&mut self, pos: Position, nested: bool) -> Result<(), SolveError> {
+        self.stats.nodes += 1;
+        if nested {
+            self.stats.nested_nodes += 1;
+        }
+        if let Some(e) = &mut self.expanded {
+            e.insert(pos.repetition_key());
+        }
+        if self.stats.nodes > self.max_nodes {
+            return Err(SolveError::NodeLimit(self.max_nodes));
+        }
+        if self.stats.nodes % PROGRESS_EVERY == 0 {
+            let st = self.stats();
+            (self.progress)(&st);
+        }
+        Ok(())
+    }
+
     /// A solver probing `tb`, expanding at most `max_nodes` positions in all.
     #[must_use]
     pub fn new(tb: &'a Tablebase, max_nodes: u64) -> Solver<'a> {
@@ -524,20 +544,7 @@ impl<'a> Solver<'a> {
                     self.learn_settled(&nodes, &settled, s, t);
                     return Ok(None);
                 }
-                self.stats.nodes += 1;
-                if self.depth > 1 {
-                    self.stats.nested_nodes += 1;
-                }
-                if let Some(e) = &mut self.expanded {
-                    e.insert(pos.repetition_key());
-                }
-                if self.stats.nodes > self.max_nodes {
-                    return Err(SolveError::NodeLimit(self.max_nodes));
-                }
-                if self.stats.nodes % PROGRESS_EVERY == 0 {
-                    let st = self.stats();
-                    (self.progress)(&st);
-                }
+                self.count_node(pos, self.depth > 1)?;
                 let mover = pos.to_move();
                 let or = mover == s;
                 let mut decided = None;

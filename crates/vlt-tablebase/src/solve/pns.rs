@@ -24,7 +24,7 @@
 //!
 //! The tree keeps only undecided nodes' children: a decided node's subtree is freed at once.
 
-use super::{KeyMap, PROGRESS_EVERY, SolveError, Solver};
+use super::{KeyMap, SolveError, Solver};
 use vlt_core::Position;
 
 /// Proof or disproof number of a decided node's other side.
@@ -310,7 +310,7 @@ impl Solver<'_> {
             tree.nodes[x as usize].set(v, b, NONE);
             return Ok(());
         }
-        self.count_node(pos, root_stones)?;
+        self.count_node(pos, pos.stones_on_board() < root_stones)?;
         let mover = pos.to_move();
         let mut kids = [node; MAX_MOVES];
         let mut taken = [0u8; MAX_MOVES];
@@ -383,25 +383,6 @@ impl Solver<'_> {
         let dn = moves * (1 + THRESHOLD_WEIGHT * (mid + 1 - t).max(0) as u32);
         let height = 1 + HEIGHT_WEIGHT * pos.stones_on_board().saturating_sub(self.tb.max_stones());
         (pn * height, dn * height)
-    }
-
-    /// Counts an expansion against the limit and reports progress now and then.
-    fn count_node(&mut self, pos: Position, root_stones: u32) -> Result<(), SolveError> {
-        self.stats.nodes += 1;
-        if pos.stones_on_board() < root_stones {
-            self.stats.nested_nodes += 1;
-        }
-        if let Some(e) = &mut self.expanded {
-            e.insert(pos.repetition_key());
-        }
-        if self.stats.nodes > self.max_nodes {
-            return Err(SolveError::NodeLimit(self.max_nodes));
-        }
-        if self.stats.nodes % PROGRESS_EVERY == 0 {
-            let st = self.stats();
-            (self.progress)(&st);
-        }
-        Ok(())
     }
 }
 
