@@ -482,8 +482,9 @@ fn iterate(
         if depth > first
             && (sh.stop.is_stopped()
                 || sh.abort.load(Ordering::Relaxed)
-                || (timed && !sh.budget.may_start_iteration(elapsed))
-                || (timed && !sh.budget.may_finish_iteration(elapsed, last, before)))
+                || (timed
+                    && (!sh.budget.may_start_iteration(elapsed)
+                        || !sh.budget.may_finish_iteration(elapsed, last, before))))
         {
             break;
         }
