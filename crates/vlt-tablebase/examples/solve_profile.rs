@@ -1,5 +1,5 @@
 //! Where a solve's work goes: `cargo run --release --example solve_profile -- DIR POSITION...`
-//! prints nodes, nested nodes, distinct positions, tests and time per position (environment:
+//! prints nodes, nested nodes, distinct positions, proof sizes, tests and time per position (environment:
 //! `MAX_NODES`, default 20 M; `METHOD=closure` for the earlier local-closure solver, and with it
 //! `NESTED_BUDGET`, a nested test's first budget, to compare).
 
@@ -25,11 +25,12 @@ fn main() {
         let v = s.value(pos);
         let st = s.stats();
         println!(
-            "{p}  {v:?}  nodes {} guess {} nested {} distinct {} tests {} known {} repetitions {} path-dependent {}  {:.2}s",
+            "{p}  {v:?}  nodes {} guess {} nested {} distinct {} proof {} tests {} known {} repetitions {} path-dependent {}  {:.2}s",
             st.nodes,
             st.guess_nodes,
             st.nested_nodes,
             st.distinct,
+            st.proof_nodes,
             st.tests,
             st.known,
             st.repetitions,

@@ -53,6 +53,11 @@ pub struct SolveStats {
     pub guess_nodes: u64,
     /// Distinct positions among the expanded ones (counted only when profiling).
     pub distinct: u64,
+    /// Proof-number search, counted only when profiling: the expanded nodes of the proofs and
+    /// refutations the threshold tests ended with, summed over the tests (a sub-proof reused
+    /// through a proved bound counts with the size it had). `nodes / proof_nodes` is how much the
+    /// search explored beyond what its answers needed.
+    pub proof_nodes: u64,
     /// Proof-number search: moves that repeat a position of their own path (R7: endless play).
     pub repetitions: u64,
     /// Proof-number search: decided nodes whose argument uses the repetition of a position above
@@ -92,6 +97,8 @@ pub struct Solver<'a> {
     first_budget: u64,
     /// Keys of the positions expanded so far, when profiling (see [`Solver::set_profile`]).
     expanded: Option<std::collections::HashSet<u128>>,
+    /// When profiling: the size of the proof behind each proved bound, by bounds key.
+    proof_sizes: Option<KeyMap<u128, u32>>,
     method: Method,
 }
 
@@ -184,6 +191,7 @@ impl<'a> Solver<'a> {
             budget_end: u64::MAX,
             first_budget: FIRST_BUDGET,
             expanded: None,
+            proof_sizes: None,
             method: Method::default(),
         }
     }
@@ -208,9 +216,11 @@ impl<'a> Solver<'a> {
         self.first_budget = first.max(1);
     }
 
-    /// Whether to count distinct expanded positions ([`SolveStats::distinct`]; costs memory).
+    /// Whether to count distinct expanded positions and proof sizes ([`SolveStats::distinct`],
+    /// [`SolveStats::proof_nodes`]; costs memory).
     pub fn set_profile(&mut self, on: bool) {
         self.expanded = on.then(std::collections::HashSet::new);
+        self.proof_sizes = on.then(KeyMap::default);
     }
 
     /// Calls `f` with the counters every few tens of thousands of expanded positions.

@@ -66,6 +66,29 @@ fn node_limit_is_an_error() {
     assert_eq!(solver.value(pos), Err(SolveError::NodeLimit(5)));
 }
 
+/// Profiling only watches: the same values and nodes with it on, and a proof of at least one
+/// expanded node for every test that expanded any (each test ends with a proof or refutation).
+#[test]
+fn profiling_counts_proofs_without_changing_the_search() {
+    let full = build_in_memory(10);
+    let tb = Tablebase::from_layers(full[..=6].to_vec());
+    let big = Tablebase::from_layers(full);
+    for pos in sample(10, 6) {
+        let mut plain = Solver::new(&tb, u64::MAX);
+        let mut watched = Solver::new(&tb, u64::MAX);
+        watched.set_profile(true);
+        let v = plain.value(pos).expect("no limit");
+        assert_eq!(watched.value(pos), Ok(v), "{pos}");
+        assert_eq!(Some(v), big.probe(pos), "{pos}");
+        let (p, w) = (plain.stats(), watched.stats());
+        assert_eq!((p.nodes, p.tests, p.proof_nodes), (w.nodes, w.tests, 0), "{pos}");
+        if w.nodes > 0 {
+            assert!(w.proof_nodes >= 1, "{pos}: {w:?}");
+            assert!(w.distinct >= 1 && w.distinct <= w.nodes, "{pos}: {w:?}");
+        }
+    }
+}
+
 /// Positions of `n` stones spread over the layer (about `per_player` for each player to move).
 fn sample(n: u32, per_player: u64) -> Vec<Position> {
     let step = boards(n) / per_player + 1;

@@ -65,6 +65,8 @@ struct Node {
     neg: bool,
     /// Number of children.
     count: u8,
+    /// Of a decided node, when profiling: the expanded nodes of its proof or refutation.
+    size: u32,
 }
 
 impl Node {
@@ -164,6 +166,19 @@ impl Tree {
         changed
     }
 
+    /// The size of a node's proof (it is proved) or refutation from its decided children: itself,
+    /// plus its cheapest good child, or plus every child.
+    fn proof_size(&self, x: u32) -> u32 {
+        let n = self.nodes[x as usize];
+        let kids = &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize];
+        let below = if n.pn == 0 {
+            kids.iter().filter(|c| c.cost_true() == 0).map(|c| c.size).min().unwrap_or(0)
+        } else {
+            kids.iter().fold(0u32, |a, c| a.saturating_add(c.size))
+        };
+        below.saturating_add(1)
+    }
+
     /// The dependency and bound of a node decided by its children.
     fn decided_by(&self, x: u32) -> (u32, i32) {
         let n = self.nodes[x as usize];
@@ -208,6 +223,7 @@ impl Solver<'_> {
                 t,
                 neg: false,
                 count: 0,
+                size: 0,
             }],
             free: Default::default(),
             hints: KeyMap::default(),
@@ -251,6 +267,9 @@ impl Solver<'_> {
             }
             cur = x;
             if tree.nodes[0].decided() {
+                if self.proof_sizes.is_some() {
+                    self.stats.proof_nodes += u64::from(tree.nodes[0].size);
+                }
                 return Ok(tree.nodes[0].pn == 0);
             }
         }
@@ -262,6 +281,9 @@ impl Solver<'_> {
         let s = tree.nodes[x as usize].pos.stones_on_board() as i8;
         if tree.nodes[x as usize].first != NONE {
             let (dep, b) = tree.decided_by(x);
+            if self.proof_sizes.is_some() {
+                tree.nodes[x as usize].size = tree.proof_size(x);
+            }
             let n = &mut tree.nodes[x as usize];
             n.dep = dep;
             n.b = b.clamp(-i32::from(s), i32::from(s)) as i8;
@@ -275,7 +297,15 @@ impl Solver<'_> {
         }
         n.dep = NONE;
         let (pos, b, proved) = (n.pos, n.b, n.pn == 0);
+        if let Some(sizes) = &mut self.proof_sizes {
+            sizes.insert(super::bounds_key(pos), n.size);
+        }
         if proved { self.learn(pos, b, s) } else { self.learn(pos, -s, b) }
+    }
+
+    /// When profiling: the size of the proof behind `pos`'s proved bound (0 for the tables).
+    fn reused_proof_size(&self, pos: Position) -> u32 {
+        self.proof_sizes.as_ref().and_then(|m| m.get(&super::bounds_key(pos)).copied()).unwrap_or(0)
     }
 
     /// Whether the tables or the proved bounds settle `(pos, t)`, with the bound that does.
@@ -308,6 +338,7 @@ impl Solver<'_> {
         // Another branch may have proved a bound on this position since the node was made.
         if let Some((v, b)) = self.known(pos, t) {
             tree.nodes[x as usize].set(v, b, NONE);
+            tree.nodes[x as usize].size = self.reused_proof_size(pos);
             return Ok(());
         }
         self.count_node(pos, pos.stones_on_board() < root_stones)?;
@@ -317,7 +348,8 @@ impl Solver<'_> {
         let mut len = 0;
         for m in pos.legal_moves() {
             let (c, k, moves) = pos.play_with_moves(m);
-            let mut kid = Node { pos: c, parent: x, first: NONE, depth: node.depth + 1, count: 0, ..node };
+            let mut kid =
+                Node { pos: c, parent: x, first: NONE, depth: node.depth + 1, count: 0, size: 0, ..node };
             if c.is_game_over() {
                 // The move's value is its capture (R6): as a child worth exactly 0 after it.
                 (kid.t, kid.neg) = (t - k as i8, false);
@@ -328,6 +360,7 @@ impl Solver<'_> {
                 (kid.t, kid.neg) = if c.to_move() == mover { (t - k, false) } else { (k - t + 1, true) };
                 if let Some((v, b)) = self.known(c, kid.t) {
                     kid.set(v, b, NONE);
+                    kid.size = self.reused_proof_size(c);
                 } else if let Some(&d) = on_path.get(&c.repetition_key()) {
                     // R7: endless play scores 0 for the rest of the game.
                     kid.set(kid.t <= 0, 0, d);
@@ -352,6 +385,7 @@ impl Solver<'_> {
             let (_, b) = conclude(true, t, &sure);
             let s = i32::from(pos.stones_on_board() as i8);
             tree.nodes[x as usize].set(true, b.clamp(-s, s) as i8, NONE);
+            tree.nodes[x as usize].size = 1 + sure.iter().map(|c| c.size).min().unwrap_or(0);
             return Ok(());
         }
         // Among equally promising children, the biggest capture first.
@@ -404,7 +438,20 @@ mod tests {
     }
 
     fn leaf(pos: Position, t: i8, depth: u32) -> Node {
-        Node { pos, pn: 1, dn: 1, dep: NONE, parent: NONE, first: NONE, depth, t, b: 0, neg: false, count: 0 }
+        Node {
+            pos,
+            pn: 1,
+            dn: 1,
+            dep: NONE,
+            parent: NONE,
+            first: NONE,
+            depth,
+            t,
+            b: 0,
+            neg: false,
+            count: 0,
+            size: 0,
+        }
     }
 
     /// Expanding the last position of the cycle, with the cycle as its path: the quiet move back to
