@@ -5,8 +5,9 @@ use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use vlt_core::Position;
 use vlt_core::playout::SplitMix64;
+use vlt_core::{Game, Position};
+use vlt_engine::{Engine, EngineConfig, Level};
 use vlt_tablebase::Tablebase;
 use vlt_tablebase::build::build_in_memory;
 use vlt_tablebase::solve::{Method, SolveError, SolveStats, Solver};
@@ -46,6 +47,10 @@ pub struct Args {
     /// Seed of the --survey games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Who plays the --survey games: greedy-random moves (70 % the most-capturing move, else any),
+    /// or the engine at level 5 on both sides (6 plies, with its level's chance among good moves).
+    #[arg(long, value_enum, default_value_t = Games::Greedy, requires = "survey")]
+    games: Games,
     /// With --survey: check every solved value against bigger tables in this folder (their layers
     /// up to the survey's largest stone count are loaded); a mismatch is an error.
     #[arg(long, value_name = "DIR", requires = "survey")]
@@ -54,6 +59,15 @@ pub struct Args {
     /// earlier local closures with nested tests for captures (closure).
     #[arg(long, value_enum, default_value_t = SearchMethod::Pns)]
     method: SearchMethod,
+}
+
+/// `--games`: how the survey's positions are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Games {
+    /// Greedy-random play.
+    Greedy,
+    /// The engine at level 5 against itself.
+    Engine,
 }
 
 /// `--method`: see [`Method`].
@@ -152,6 +166,22 @@ fn progress_line(s: &SolveStats, start: Instant) -> String {
 
 /// A position with exactly `n` stones on the board from a game played by a greedy-random policy
 /// (mostly the move that captures most, otherwise any), or `None` when the game skips `n`.
+/// A position with `n` stones on the board from a game of the engine at level 5 against itself
+/// (`None` when the game skips that count or ends first: a capture may take several stones).
+fn engine_game_position(n: u32, engine: &mut Engine, seed: u64) -> Option<Position> {
+    engine.clear(); // each game on its own: the sample does not depend on the order of games
+    let mut game = Game::new(Position::START);
+    let level = Level::new(5).expect("a level");
+    let mut ply = 0u64;
+    while game.position().stones_on_board() > n && !game.is_over() && ply < 2000 {
+        let mv = engine.play_level(&game, level, seed.wrapping_add(ply));
+        game.play(mv).ok()?;
+        ply += 1;
+    }
+    let pos = game.position();
+    (pos.stones_on_board() == n && !game.is_over()).then_some(pos)
+}
+
 fn game_position(n: u32, rng: &mut SplitMix64) -> Option<Position> {
     let mut pos = Position::START;
     let mut plies = 0;
@@ -189,6 +219,7 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
     };
     let mut checked = 0;
     let mut rng = SplitMix64(a.seed);
+    let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
     let mut previous: Option<f64> = None;
     println!("stones  median-nodes  growth  max-nodes  median-s  solved  values");
     for n in from..=to {
@@ -199,7 +230,11 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
         let mut tries = 0;
         while nodes.len() < a.per_stone && tries < 1000 * a.per_stone {
             tries += 1;
-            let Some(pos) = game_position(n, &mut rng) else { continue };
+            let drawn = match a.games {
+                Games::Greedy => game_position(n, &mut rng),
+                Games::Engine => engine_game_position(n, &mut engine, rng.next_u64()),
+            };
+            let Some(pos) = drawn else { continue };
             let start = Instant::now();
             let mut solver = Solver::new(tb, a.max_nodes);
             solver.set_method(a.method.method());
@@ -262,6 +297,7 @@ mod tests {
             per_stone: 2,
             seed: 3,
             check: None,
+            games: Games::Greedy,
             method: SearchMethod::Pns,
         }
     }
@@ -277,6 +313,25 @@ mod tests {
             }
         }
         assert!(found > 5);
+    }
+
+    /// Engine games give positions of the asked stone count, legal and not over, the same ones for
+    /// the same seed, and different games for different seeds.
+    #[test]
+    fn engine_game_positions_have_the_stone_count_and_repeat_by_seed() {
+        let mut engine = Engine::new(EngineConfig { hash_mb: 1, ..EngineConfig::default() });
+        let found: Vec<Position> =
+            (0..12).filter_map(|seed| engine_game_position(40, &mut engine, seed)).collect();
+        assert!(found.len() >= 3, "{} of 12 games passed through 40 stones", found.len());
+        for p in &found {
+            assert_eq!(p.stones_on_board(), 40);
+            assert!(!p.is_game_over() && p.legal_moves().next().is_some(), "{p}");
+        }
+        let again: Vec<Position> =
+            (0..12).filter_map(|seed| engine_game_position(40, &mut engine, seed)).collect();
+        assert_eq!(found, again, "the same seeds give the same positions");
+        let distinct: std::collections::HashSet<u128> = found.iter().map(|p| p.repetition_key()).collect();
+        assert!(distinct.len() >= 2, "the level's chance makes different games");
     }
 
     #[test]
