@@ -126,6 +126,35 @@ pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<(), TbError> {
     write().map_err(|e| TbError::io(&path, e))
 }
 
+/// Maps layer `n` into memory read-only, checking its header and length like [`read_layer`]
+/// (not its checksum). The entries are `map[HEADER_LEN..]`.
+///
+/// # Errors
+/// [`TbError::Io`] or [`TbError::BadFile`].
+pub fn map_layer(dir: &Path, n: u32) -> Result<(Header, memmap2::Mmap), TbError> {
+    let path = layer_path(dir, n);
+    let file = std::fs::File::open(&path).map_err(|e| TbError::io(&path, e))?;
+    let len = file.metadata().map_err(|e| TbError::io(&path, e))?.len();
+    let bad = |reason: String| TbError::BadFile { path: path.clone(), reason };
+    if len < HEADER_LEN as u64 {
+        return Err(bad(format!("{len} bytes: too short for a header")));
+    }
+    // SAFETY: the map is read-only and only read through byte slices. It stays valid as long as
+    // nobody changes or truncates the file in place while it is open; vlt never does (the builder
+    // writes a new file and renames it over the old one, which leaves existing maps intact).
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TbError::io(&path, e))?;
+    let header = Header::parse(&map, n).map_err(bad)?;
+    if (map.len() - HEADER_LEN) as u64 != header.entries {
+        return Err(bad(format!(
+            "{} bytes of entries, the header says {}",
+            map.len() - HEADER_LEN,
+            header.entries
+        )));
+    }
+    Ok((header, map))
+}
+
 /// Reads layer `n`, checking its header and length (not its checksum: see [`check_checksum`]).
 ///
 /// # Errors

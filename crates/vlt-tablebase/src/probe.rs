@@ -7,14 +7,31 @@ use crate::index::{MAX_LAYER, index_of};
 use std::path::Path;
 use vlt_core::{Move, Position};
 
-/// A set of finished layers, 0 to [`Tablebase::max_stones`] stones, held in memory.
+/// A set of finished layers, 0 to [`Tablebase::max_stones`] stones.
 ///
-/// Thread-safe (`Send + Sync`): probing only reads. The layers are loaded into memory at open (one
-/// byte a position: 452 MB for 20 stones); memory-mapping would need `unsafe`, which the workspace
-/// forbids.
+/// Thread-safe (`Send + Sync`): probing only reads. Tables opened from files are memory-mapped
+/// (one byte a position: 452 MB for 20 stones, 2.5 GB for 24), so opening is immediate, only the
+/// pages that probes touch are read, and processes probing the same files share them; tables built
+/// in memory are held as they are.
 #[derive(Clone, Debug)]
 pub struct Tablebase {
-    layers: Vec<Vec<u8>>,
+    layers: Vec<Layer>,
+}
+
+/// One layer's entries: from a file (mapped, after its header) or built in memory.
+#[derive(Clone, Debug)]
+enum Layer {
+    Mapped(std::sync::Arc<memmap2::Mmap>),
+    Owned(Vec<u8>),
+}
+
+impl Layer {
+    fn entries(&self) -> &[u8] {
+        match self {
+            Layer::Mapped(map) => &map[format::HEADER_LEN..],
+            Layer::Owned(v) => v,
+        }
+    }
 }
 
 impl Tablebase {
@@ -37,7 +54,7 @@ impl Tablebase {
             if !format::layer_path(dir, n).exists() {
                 break;
             }
-            layers.push(format::read_layer(dir, n)?.1);
+            layers.push(Layer::Mapped(std::sync::Arc::new(format::map_layer(dir, n)?.1)));
         }
         if layers.is_empty() {
             return Err(TbError::NoTables(dir.to_path_buf()));
@@ -56,7 +73,7 @@ impl Tablebase {
         for (n, l) in layers.iter().enumerate() {
             assert_eq!(l.len() as u64, crate::index::layer_entries(n as u32), "layer {n}");
         }
-        Tablebase { layers }
+        Tablebase { layers: layers.into_iter().map(Layer::Owned).collect() }
     }
 
     /// The most stones on the board a position may have to be in the tables.
@@ -68,7 +85,7 @@ impl Tablebase {
     /// The raw bytes of layer `n` (one `i8` an entry, see [`crate::format`]).
     #[must_use]
     pub fn layer(&self, n: u32) -> Option<&[u8]> {
-        self.layers.get(n as usize).map(Vec::as_slice)
+        self.layers.get(n as usize).map(Layer::entries)
     }
 
     /// The exact value of `pos` for the player to move: the best future capture difference (own
@@ -77,7 +94,7 @@ impl Tablebase {
     /// board holds more than [`Tablebase::max_stones`] stones. The game-over position is worth 0.
     #[must_use]
     pub fn probe(&self, pos: Position) -> Option<i32> {
-        let layer = self.layers.get(pos.stones_on_board() as usize)?;
+        let layer = self.layers.get(pos.stones_on_board() as usize)?.entries();
         let v = layer[index_of(pos) as usize] as i8;
         debug_assert_ne!(v, NO_POSITION, "a Position always has its mover able to move (R5)");
         Some(i32::from(v))

@@ -78,8 +78,26 @@ fn damage_is_detected() {
     // A truncated file too.
     std::fs::write(&path, &bytes[..200]).expect("write");
     assert!(matches!(Tablebase::open(&dir), Err(TbError::BadFile { .. })));
+    // An empty file (nothing to map).
+    std::fs::write(&path, b"").expect("write");
+    assert!(matches!(Tablebase::open(&dir), Err(TbError::BadFile { .. })));
     // No tables at all.
     assert!(matches!(Tablebase::open(&temp_dir("none")), Err(TbError::NoTables(_))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Opened tables are memory-mapped; writing a layer again the builder's way (a new file renamed
+/// over the old one) leaves the open tables as they were, and a new open sees the new file.
+#[test]
+fn open_tables_survive_a_layer_written_again() {
+    let dir = temp_dir("rewrite");
+    build(&dir, 5, &|_| {}).expect("build");
+    let tb = Tablebase::open(&dir).expect("open");
+    let before = tb.layer(5).expect("layer 5").to_vec();
+    let changed: Vec<u8> = before.iter().map(|&b| b.wrapping_add(1)).collect();
+    format::write_layer(&dir, 5, &changed).expect("write again");
+    assert_eq!(tb.layer(5), Some(before.as_slice()), "the open map still shows the old layer");
+    assert_eq!(Tablebase::open(&dir).expect("open again").layer(5), Some(changed.as_slice()));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
