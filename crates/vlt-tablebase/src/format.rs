@@ -135,24 +135,31 @@ pub fn map_layer(dir: &Path, n: u32) -> Result<(Header, memmap2::Mmap), TbError>
     let path = layer_path(dir, n);
     let file = std::fs::File::open(&path).map_err(|e| TbError::io(&path, e))?;
     let len = file.metadata().map_err(|e| TbError::io(&path, e))?.len();
-    let bad = |reason: String| TbError::BadFile { path: path.clone(), reason };
     if len < HEADER_LEN as u64 {
-        return Err(bad(format!("{len} bytes: too short for a header")));
+        let reason = format!("{len} bytes: too short for a header");
+        return Err(TbError::BadFile { path, reason });
     }
     // SAFETY: the map is read-only and only read through byte slices. It stays valid as long as
     // nobody changes or truncates the file in place while it is open; vlt never does (the builder
     // writes a new file and renames it over the old one, which leaves existing maps intact).
     #[allow(unsafe_code)]
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TbError::io(&path, e))?;
-    let header = Header::parse(&map, n).map_err(bad)?;
-    if (map.len() - HEADER_LEN) as u64 != header.entries {
+    Ok((checked_header(&path, &map, n)?, map))
+}
+
+/// The header of layer file `path` (its whole contents `bytes`), checked against the layer `n` it
+/// should hold and against the file's length.
+fn checked_header(path: &Path, bytes: &[u8], n: u32) -> Result<Header, TbError> {
+    let bad = |reason: String| TbError::BadFile { path: path.to_path_buf(), reason };
+    let header = Header::parse(bytes, n).map_err(bad)?;
+    if (bytes.len() - HEADER_LEN) as u64 != header.entries {
         return Err(bad(format!(
             "{} bytes of entries, the header says {}",
-            map.len() - HEADER_LEN,
+            bytes.len() - HEADER_LEN,
             header.entries
         )));
     }
-    Ok((header, map))
+    Ok(header)
 }
 
 /// Reads layer `n`, checking its header and length (not its checksum: see [`check_checksum`]).
@@ -162,15 +169,7 @@ pub fn map_layer(dir: &Path, n: u32) -> Result<(Header, memmap2::Mmap), TbError>
 pub fn read_layer(dir: &Path, n: u32) -> Result<(Header, Vec<u8>), TbError> {
     let path = layer_path(dir, n);
     let mut bytes = std::fs::read(&path).map_err(|e| TbError::io(&path, e))?;
-    let bad = |reason: String| TbError::BadFile { path: path.clone(), reason };
-    let header = Header::parse(&bytes, n).map_err(bad)?;
-    if (bytes.len() - HEADER_LEN) as u64 != header.entries {
-        return Err(bad(format!(
-            "{} bytes of entries, the header says {}",
-            bytes.len() - HEADER_LEN,
-            header.entries
-        )));
-    }
+    let header = checked_header(&path, &bytes, n)?;
     bytes.drain(..HEADER_LEN);
     Ok((header, bytes))
 }
