@@ -346,6 +346,18 @@ impl<'a> Solver<'a> {
         Ok(out)
     }
 
+    /// The bounds on `pos`'s value that this solver has proved so far (`lo ≤ value ≤ hi`; from
+    /// `-stones` to `+stones` when it knows nothing, the exact value from the tables): what is left
+    /// of a solve that ran out of nodes.
+    #[must_use]
+    pub fn proved_bounds(&self, pos: Position) -> (i32, i32) {
+        if let Some(v) = self.tb.probe(pos) {
+            return (v, v);
+        }
+        let (lo, hi) = self.bounds_of(pos);
+        (i32::from(lo), i32::from(hi))
+    }
+
     fn bounds_of(&self, pos: Position) -> (i8, i8) {
         let n = pos.stones_on_board() as i8;
         self.bounds.get(&bounds_key(pos)).copied().unwrap_or((-n, n))

@@ -80,6 +80,7 @@ fn profiling_counts_proofs_without_changing_the_search() {
         let v = plain.value(pos).expect("no limit");
         assert_eq!(watched.value(pos), Ok(v), "{pos}");
         assert_eq!(Some(v), big.probe(pos), "{pos}");
+        assert_eq!(watched.proved_bounds(pos), (v, v), "{pos}: a finished solve has proved the value");
         let (p, w) = (plain.stats(), watched.stats());
         assert_eq!((p.nodes, p.tests, p.proof_nodes), (w.nodes, w.tests, 0), "{pos}");
         if w.nodes > 0 {

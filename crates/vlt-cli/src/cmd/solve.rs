@@ -107,8 +107,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let stats = solver.stats();
     let secs = start.elapsed().as_secs_f64();
-    let (value, moves) =
-        solved.map_err(|e: SolveError| input(format!("{e}; raise --max-nodes or build bigger tables")))?;
+    let (value, moves) = solved.map_err(|e: SolveError| {
+        let (lo, hi) = solver.proved_bounds(pos);
+        let known = if lo == hi {
+            format!("the value is {lo:+}, the moves' values are unfinished")
+        } else {
+            format!("proved so far: the value lies between {lo:+} and {hi:+}")
+        };
+        input(format!("{e} ({known}); raise --max-nodes or build bigger tables"))
+    })?;
     if a.json {
         let mut o = serde_json::json!({
             "value": value,
@@ -369,6 +376,17 @@ mod tests {
         a.max_nodes = 10;
         let e = run(a).expect_err("node limit");
         assert_eq!(exit_code(&e), 2);
+        assert!(e.to_string().contains("between -60 and +60"), "{e}");
+        // A limit reached after some tests: what they proved is reported.
+        let mut a = args(Some("0,1,2,0,1,0/2,0,1,3,0,2 B 20 18"));
+        a.max_nodes = 30;
+        let e = run(a).expect_err("node limit").to_string();
+        let bounds = e.split("between ").nth(1).expect("bounds in the message");
+        let (lo, hi) = bounds.split_once(" and ").expect("two bounds");
+        let hi = hi.split(')').next().expect("closing bracket");
+        let (lo, hi): (i32, i32) = (lo.parse().expect("lo"), hi.parse().expect("hi"));
+        // The value is -4 (44 nodes solve it): the bounds hold it and say more than ±12 stones.
+        assert!(lo <= -4 && -4 <= hi && hi - lo < 24, "{e}");
         let mut a = args(None);
         a.survey = Some("3..=12".into());
         assert_eq!(exit_code(&run(a).expect_err("below the tables")), 2);
