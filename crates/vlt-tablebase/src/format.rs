@@ -135,6 +135,8 @@ pub fn map_layer(dir: &Path, n: u32) -> Result<(Header, memmap2::Mmap), TbError>
     let path = layer_path(dir, n);
     let file = std::fs::File::open(&path).map_err(|e| TbError::io(&path, e))?;
     let len = file.metadata().map_err(|e| TbError::io(&path, e))?.len();
+    // Checked before mapping, not only by the header check after it: an empty file cannot be
+    // mapped on every system, and must be refused as a bad file, not an I/O error.
     if len < HEADER_LEN as u64 {
         let reason = format!("{len} bytes: too short for a header");
         return Err(TbError::BadFile { path, reason });

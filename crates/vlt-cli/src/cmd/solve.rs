@@ -171,8 +171,6 @@ fn progress_line(s: &SolveStats, start: Instant) -> String {
     )
 }
 
-/// A position with exactly `n` stones on the board from a game played by a greedy-random policy
-/// (mostly the move that captures most, otherwise any), or `None` when the game skips `n`.
 /// A position with `n` stones on the board from a game of the engine at level 5 against itself
 /// (`None` when the game skips that count or ends first: a capture may take several stones).
 fn engine_game_position(n: u32, engine: &mut Engine, seed: u64) -> Option<Position> {
@@ -189,6 +187,8 @@ fn engine_game_position(n: u32, engine: &mut Engine, seed: u64) -> Option<Positi
     (pos.stones_on_board() == n && !game.is_over()).then_some(pos)
 }
 
+/// A position with exactly `n` stones on the board from a game played by a greedy-random policy
+/// (mostly the move that captures most, otherwise any), or `None` when the game skips `n`.
 fn game_position(n: u32, rng: &mut SplitMix64) -> Option<Position> {
     let mut pos = Position::START;
     let mut plies = 0;
