@@ -29,6 +29,7 @@ pub mod format;
 pub mod index;
 pub mod probe;
 pub mod solve;
+pub mod stats;
 pub mod unsow;
 pub mod verify;
 

@@ -1,4 +1,4 @@
-//! `vlt tb build|probe|verify`: endgame tablebases (issue 4; values as in docs/tablebase.md).
+//! `vlt tb build|probe|verify|stats`: endgame tablebases (issue 4; values as in docs/tablebase.md).
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -7,10 +7,11 @@ use std::sync::Mutex;
 use std::time::Instant;
 use vlt_tablebase::{BuildEvent, Tablebase, TbError, format, index};
 
-/// Endgame tablebases: build them, probe a position, verify them.
+/// Endgame tablebases: build them, probe a position, verify them, count their values.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  vlt tb build --max-stones 12 --dir tb\n  \
-                        vlt tb probe --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  vlt tb verify --dir tb")]
+                        vlt tb probe --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  vlt tb verify --dir tb\n  \
+                        vlt tb stats --dir tb")]
 pub struct Args {
     #[command(subcommand)]
     command: Sub,
@@ -21,6 +22,7 @@ enum Sub {
     Build(BuildArgs),
     Probe(ProbeArgs),
     Verify(VerifyArgs),
+    Stats(StatsArgs),
 }
 
 /// Compute every position with at most N stones on the board by retrograde analysis (R1-R7);
@@ -67,11 +69,26 @@ struct VerifyArgs {
     rebuild: bool,
 }
 
+/// Per layer: positions, how many the mover wins, draws and loses, the mean value, and how many
+/// values lack the parity of the stone count (none, in every table built so far).
+#[derive(clap::Args)]
+#[command(after_help = "Example:\n  vlt tb stats --dir tb\n  vlt tb stats --json --dir tb")]
+struct StatsArgs {
+    /// One JSON object: {"layers": [{"stones", "positions", "wins", "draws", "losses", "mean",
+    /// "other_parity", "values": [[value, positions], ...]}]}.
+    #[arg(long)]
+    json: bool,
+    /// The tables' folder.
+    #[arg(long)]
+    dir: PathBuf,
+}
+
 pub fn run(a: Args) -> anyhow::Result<()> {
     match a.command {
         Sub::Build(b) => build(b),
         Sub::Probe(p) => probe(p),
         Sub::Verify(v) => verify(v),
+        Sub::Stats(s) => stats(s),
     }
 }
 
@@ -238,6 +255,67 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn stats(a: StatsArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    print!("{}", stats_text(&a)?);
+    eprintln!("in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// What `vlt tb stats` prints.
+fn stats_text(a: &StatsArgs) -> anyhow::Result<String> {
+    use std::fmt::Write;
+    let tb = Tablebase::open(&a.dir).map_err(tb_error)?;
+    let all: Vec<_> = (0..=tb.max_stones())
+        .map(|n| vlt_tablebase::stats::layer_stats(n, tb.layer(n).expect("a layer up to max_stones")))
+        .collect();
+    let mut out = String::new();
+    if a.json {
+        let layers: Vec<_> = all
+            .iter()
+            .map(|s| {
+                let values: Vec<(i64, u64)> = (s.counts.iter().enumerate())
+                    .filter(|(_, c)| **c > 0)
+                    .map(|(i, &c)| (i as i64 - i64::from(s.stones), c))
+                    .collect();
+                serde_json::json!({
+                    "stones": s.stones, "positions": s.positions, "wins": s.wins(), "draws": s.draws(),
+                    "losses": s.losses(), "mean": s.mean(), "other_parity": s.other_parity(),
+                    "values": values,
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::json!({ "layers": layers }))?;
+        return Ok(out);
+    }
+    writeln!(out, "stones     positions  mover wins   draws  losses  mean value  other parity")?;
+    for s in all.iter().filter(|s| s.positions > 0) {
+        let pct = |c: u64| 100.0 * c as f64 / s.positions as f64;
+        writeln!(
+            out,
+            "{:>6} {:>13} {:>10.1}% {:>6.1}% {:>6.1}% {:>+11.2} {:>13}",
+            s.stones,
+            s.positions,
+            pct(s.wins()),
+            pct(s.draws()),
+            pct(s.losses()),
+            s.mean(),
+            s.other_parity()
+        )?;
+    }
+    let positions: u64 = all.iter().map(|s| s.positions).sum();
+    let other: u64 = all.iter().map(|s| s.other_parity()).sum();
+    if other == 0 {
+        writeln!(out, "all {positions} positions: every value has the parity of its stone count")?;
+    } else {
+        writeln!(
+            out,
+            "{other} of {positions} positions have a value of the other parity than their stone count"
+        )?;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +345,22 @@ mod tests {
         let text = probe_text(&probe_args(&d, "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", false)).expect("probe");
         assert!(text.contains("value +2 for B"), "{text}");
         verify(VerifyArgs { dir: d.clone(), rebuild: true }).expect("verify");
+        let json = stats_text(&StatsArgs { json: true, dir: d.clone() }).expect("stats");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+        let layers = v["layers"].as_array().expect("layers");
+        assert_eq!(layers.len(), 7);
+        // One stone: the mover always sows it into an empty hole and takes it (R4).
+        assert_eq!((layers[1]["positions"].as_u64(), layers[1]["wins"].as_u64()), (Some(12), Some(12)));
+        assert_eq!(layers[1]["values"], serde_json::json!([[1, 12]]));
+        for l in layers {
+            let sum: u64 =
+                l["values"].as_array().expect("values").iter().map(|p| p[1].as_u64().expect("n")).sum();
+            assert_eq!(Some(sum), l["positions"].as_u64());
+            assert_eq!(l["other_parity"], 0);
+        }
+        let text = stats_text(&StatsArgs { json: false, dir: d.clone() }).expect("stats");
+        assert!(text.ends_with("every value has the parity of its stone count\n"), "{text}");
+        assert_eq!(text.lines().count(), 1 + 6 + 1, "a header, layers 1 to 6, the parity line");
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -285,6 +379,8 @@ mod tests {
         let e = build(BuildArgs { max_stones: 99, dir: d.clone(), threads: Some(1) }).expect_err("too big");
         assert_eq!(exit_code(&e), 2);
         let e = verify(VerifyArgs { dir: dir("missing2"), rebuild: false }).expect_err("no tables");
+        assert_eq!(exit_code(&e), 2);
+        let e = stats_text(&StatsArgs { json: false, dir: dir("missing3") }).expect_err("no tables");
         assert_eq!(exit_code(&e), 2);
         let _ = std::fs::remove_dir_all(&d);
     }
