@@ -1,5 +1,6 @@
 //! Where a solve's work goes: `cargo run --release --example solve_profile -- DIR POSITION...`
-//! prints nodes, nested nodes, distinct positions, proof sizes, tests and time per position (environment:
+//! prints nodes, nested nodes, distinct positions, proof sizes, tests and time per position, and nodes by
+//! stones on the board (environment:
 //! `MAX_NODES`, default 20 M; `METHOD=closure` for the earlier local-closure solver, and with it
 //! `NESTED_BUDGET`, a nested test's first budget, to compare).
 
@@ -37,5 +38,9 @@ fn main() {
             st.path_dependent,
             start.elapsed().as_secs_f64()
         );
+        let by = s.nodes_by_stones().expect("profiling");
+        let layers: Vec<String> =
+            by.iter().enumerate().filter(|(_, c)| **c > 0).map(|(n, c)| format!("{n}:{c}")).collect();
+        println!("    nodes by stones on the board: {}", layers.join(" "));
     }
 }

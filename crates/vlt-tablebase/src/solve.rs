@@ -99,6 +99,8 @@ pub struct Solver<'a> {
     expanded: Option<std::collections::HashSet<u128>>,
     /// When profiling: the size of the proof behind each proved bound, by bounds key.
     proof_sizes: Option<KeyMap<u128, u32>>,
+    /// When profiling: expanded positions by stones on the board.
+    by_stones: Option<Vec<u64>>,
     method: Method,
 }
 
@@ -167,6 +169,9 @@ impl<'a> Solver<'a> {
         if let Some(e) = &mut self.expanded {
             e.insert(pos.repetition_key());
         }
+        if let Some(b) = &mut self.by_stones {
+            b[pos.stones_on_board() as usize] += 1;
+        }
         if self.stats.nodes > self.max_nodes {
             return Err(SolveError::NodeLimit(self.max_nodes));
         }
@@ -192,6 +197,7 @@ impl<'a> Solver<'a> {
             first_budget: FIRST_BUDGET,
             expanded: None,
             proof_sizes: None,
+            by_stones: None,
             method: Method::default(),
         }
     }
@@ -216,11 +222,20 @@ impl<'a> Solver<'a> {
         self.first_budget = first.max(1);
     }
 
-    /// Whether to count distinct expanded positions and proof sizes ([`SolveStats::distinct`],
-    /// [`SolveStats::proof_nodes`]; costs memory).
+    /// Whether to count distinct expanded positions, proof sizes and nodes by stone count
+    /// ([`SolveStats::distinct`], [`SolveStats::proof_nodes`], [`Solver::nodes_by_stones`]; costs
+    /// memory).
     pub fn set_profile(&mut self, on: bool) {
         self.expanded = on.then(std::collections::HashSet::new);
         self.proof_sizes = on.then(KeyMap::default);
+        self.by_stones = on.then(|| vec![0; vlt_core::TOTAL_STONES as usize + 1]);
+    }
+
+    /// When profiling ([`Solver::set_profile`]): the expanded positions (as counted in
+    /// [`SolveStats::nodes`]) by stones on the board, index = stones.
+    #[must_use]
+    pub fn nodes_by_stones(&self) -> Option<&[u64]> {
+        self.by_stones.as_deref()
     }
 
     /// Calls `f` with the counters every few tens of thousands of expanded positions.

@@ -66,8 +66,9 @@ fn node_limit_is_an_error() {
     assert_eq!(solver.value(pos), Err(SolveError::NodeLimit(5)));
 }
 
-/// Profiling only watches: the same values and nodes with it on, and a proof of at least one
-/// expanded node for every test that expanded any (each test ends with a proof or refutation).
+/// Profiling only watches: the same values and nodes with it on, a proof of at least one expanded
+/// node for every test that expanded any (each test ends with a proof or refutation), and nodes by
+/// stone count that add up.
 #[test]
 fn profiling_counts_proofs_without_changing_the_search() {
     let full = build_in_memory(10);
@@ -87,6 +88,11 @@ fn profiling_counts_proofs_without_changing_the_search() {
             assert!(w.proof_nodes >= 1, "{pos}: {w:?}");
             assert!(w.distinct >= 1 && w.distinct <= w.nodes, "{pos}: {w:?}");
         }
+        // Every expansion is of a position beyond the tables (7 to 10 stones here).
+        let by = watched.nodes_by_stones().expect("profiling");
+        assert_eq!(by.iter().sum::<u64>(), w.nodes, "{pos}");
+        assert!(by[..=6].iter().chain(&by[11..]).all(|&c| c == 0), "{pos}: {by:?}");
+        assert!(plain.nodes_by_stones().is_none());
     }
 }
 
