@@ -99,6 +99,7 @@ fn bad_flags_exit_2_with_one_line() {
         &["--side", "C"],
         &["--opponent", "dog"],
         &["--position", "1,2,3/4 B 0 0"],
+        &["--tablebase", "/nonexistent/vlt-tables"],
     ] {
         let o = vlt_plain(args, "");
         let err = String::from_utf8_lossy(&o.stderr);
@@ -153,4 +154,26 @@ fn the_computer_can_move_first() {
     let first_move = out.find("Computer (B) sowed").expect("the computer moved");
     let prompt = out.find("You (A), your move:").expect("then the user is asked");
     assert!(first_move < prompt, "{out}");
+}
+
+/// With endgame tables the strongest computer plays a best move of the tables (issue 4).
+#[test]
+fn with_tables_the_computer_plays_a_best_move() {
+    let dir = std::env::temp_dir().join(format!("vlt-play-plain-tb-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let vlt = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_vlt")).args(args).output().unwrap();
+    assert!(vlt(&["tb", "build", "--max-stones", "12", "--dir", d]).status.success());
+    let start = "1,2,0,3,0,1/2,0,2,0,1,0 A 24 24";
+    let probe = vlt(&["tb", "probe", "--json", "--dir", d, start]);
+    let v: serde_json::Value = serde_json::from_slice(&probe.stdout).unwrap();
+    let best: Vec<String> = (v["moves"].as_array().unwrap().iter())
+        .filter(|m| m["value"] == v["value"])
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    let o = vlt_plain(&["--level", "10", "--position", start, "--tablebase", d], "");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    let played = out.split("Computer (A) sowed ").nth(1).and_then(|r| r.get(..2)).unwrap_or("?");
+    assert!(best.iter().any(|b| b == played), "{played} not among {best:?}: {out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -283,3 +283,18 @@ fn endgames_are_proven() {
         e.finish();
     }
 }
+
+/// `vlt engine --tablebase DIR` with a folder that holds no tables: one line, exit status 2, before
+/// any protocol line.
+#[test]
+fn a_missing_tablebase_is_an_input_error() {
+    let o = Command::new(env!("CARGO_BIN_EXE_vlt"))
+        .args(["engine", "--tablebase", "/nonexistent/vlt-tables"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run vlt");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("vlt: --tablebase: ") && err.trim_end().lines().count() == 1, "{err}");
+}

@@ -125,3 +125,38 @@ fn bad_input_exits_2_with_one_line() {
         assert!(!err.contains("panicked"));
     }
 }
+
+/// `--tablebase`: two one-ply engines with the tables play a 12-stone opening perfectly, so every
+/// game ends with the tables' value (0 here: 30-30); without them they do not. A folder without
+/// tables is an input error.
+#[test]
+fn with_tables_both_engines_play_perfectly() {
+    let dir = tmp("tables");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tb = dir.join("tb");
+    assert!(vlt(&["tb", "build", "--max-stones", "12", "--dir", tb.to_str().unwrap()]).status.success());
+    let opening = "1,2,0,3,0,1/2,0,2,0,1,0 B 24 24";
+    std::fs::write(dir.join("open.txt"), format!("{opening}\n")).unwrap();
+    let probe = json(&["tb", "probe", "--json", "--dir", tb.to_str().unwrap(), opening]);
+    assert_eq!(probe["value"], 0, "the opening is a draw with perfect play");
+    let run = |with: bool| {
+        let rec = dir.join(format!("rec-{with}.vlt"));
+        let mut args = vec!["match", "ab,depth=1", "ab,depth=1", "--json"];
+        let (open, rec_s) = (dir.join("open.txt"), rec.to_str().unwrap().to_string());
+        args.extend(["--openings", open.to_str().unwrap(), "--records", &rec_s]);
+        if with {
+            args.extend(["--tablebase", tb.to_str().unwrap()]);
+        }
+        let r = json(&args);
+        (r, std::fs::read_to_string(rec).unwrap())
+    };
+    let (r, records) = run(true);
+    assert_eq!(r["draws"], 2, "{r}");
+    assert_eq!(records.matches("[Score \"30-30\"]").count(), 2, "{records}");
+    let (_, records) = run(false);
+    assert!(records.matches("[Score \"30-30\"]").count() < 2, "one ply alone is not perfect: {records}");
+    let o = vlt(&["match", "greedy", "random", "--tablebase", dir.join("none").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--tablebase"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -428,7 +428,9 @@ fn tablebase_result(tb: &vlt_tablebase::Tablebase, game: &Game) -> Option<Search
     let mut keys: Vec<u128> = game.since_last_capture().iter().map(|p| p.repetition_key()).collect();
     let mut p = pos;
     while pv.len() < 40 && !p.is_game_over() {
-        let Some(m) = tb.probe_moves(p).and_then(|ms| ms.into_iter().max_by_key(|&(_, v)| v)) else { break };
+        // The first best move in ring order, as `best` above (stable sort): the PV starts with it.
+        let first_best = |ms: Vec<(Move, i32)>| ms.into_iter().reduce(|b, m| if m.1 > b.1 { m } else { b });
+        let Some(m) = tb.probe_moves(p).and_then(first_best) else { break };
         pv.push(m.0);
         let (next, k) = p.play_counting(m.0);
         if k > 0 {

@@ -333,6 +333,8 @@ fn tablebase_values_are_exact() {
         let r = search(&mut e, &Game::new(pos), depth(3));
         assert!(r.info.exact);
         assert_eq!(r.info.score, tb.probe(pos).unwrap(), "{pos}");
+        // With several best moves, the one played is the one the PV starts with.
+        assert_eq!(r.info.pv.first(), Some(&r.best), "{pos}: {:?}", r.moves);
         if pos.stones_on_board() <= 8 {
             assert_eq!(r.info.score, oracle(pos, &mut memo), "{pos}: tables and oracle agree");
         }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use vlt_engine::{Engine, EngineConfig, SearchInfo, Stop};
+use vlt_tablebase::Tablebase;
 
 /// Where the engine's lines go. Called from the caller's thread and from the worker.
 pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
@@ -36,11 +37,21 @@ impl Host {
     /// Starts the worker with an engine of this configuration.
     #[must_use]
     pub fn new(config: EngineConfig, sink: Sink) -> Host {
+        Host::with_tablebase(config, None, sink)
+    }
+
+    /// Starts the worker with an engine of this configuration that values positions within
+    /// `tablebase` exactly (issue 4: perfect endgames; its `info` lines then say `exact` as soon as
+    /// every line reaches the tables).
+    #[must_use]
+    pub fn with_tablebase(config: EngineConfig, tablebase: Option<Arc<Tablebase>>, sink: Sink) -> Host {
         let (tx, rx) = mpsc::channel::<Msg>();
         let busy = Arc::new(AtomicBool::new(false));
         let (b, s) = (busy.clone(), sink.clone());
         let worker = std::thread::spawn(move || {
             let mut engine = Engine::new(config);
+            // Kept across `setoption` (a new configuration leaves the tables in place).
+            engine.set_tablebase(tablebase);
             // The loop ends when the host drops its sender.
             for msg in rx {
                 match msg {
@@ -171,8 +182,14 @@ impl Server {
     /// A default session (level 10, alpha-beta, one thread) answering through `sink`.
     #[must_use]
     pub fn new(sink: Sink) -> Server {
+        Server::with_tablebase(None, sink)
+    }
+
+    /// A default session whose engine probes `tablebase` (see [`Host::with_tablebase`]).
+    #[must_use]
+    pub fn with_tablebase(tablebase: Option<Arc<Tablebase>>, sink: Sink) -> Server {
         let session = Session::default();
-        Server { host: Host::new(session.config(), sink), session, infinite: false }
+        Server { host: Host::with_tablebase(session.config(), tablebase, sink), session, infinite: false }
     }
 
     /// Handles one input line. Returns false after `quit`.
@@ -196,5 +213,46 @@ impl Server {
             self.host.apply(Effect::Stop);
         }
         self.host.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vlt_tablebase::build::build_in_memory;
+
+    /// The responses of one `go` from `pos`, through a [`Server`] with or without tables.
+    fn go(tb: Option<Arc<Tablebase>>, pos: &str, go: &str) -> Vec<Response> {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let mut server = Server::with_tablebase(
+            tb,
+            Arc::new(move |r| {
+                let _ = tx.lock().expect("sink").send(r);
+            }),
+        );
+        assert!(server.line(&format!("position {pos}")));
+        assert!(server.line(go));
+        server.finish();
+        drop(server);
+        rx.iter().collect()
+    }
+
+    /// Issue 4: with tables the engine knows an endgame's exact value after one ply, and says so;
+    /// without them a one-ply search is a guess.
+    #[test]
+    fn an_engine_with_tables_reports_exact_endgame_values() {
+        let tb = Arc::new(Tablebase::from_layers(build_in_memory(7)));
+        let pos = "0,0,1,2,0,0/1,0,0,2,0,1 B 20 33";
+        let value = tb.probe(pos.parse().expect("position")).expect("7 stones");
+        let info = |rs: &[Response]| {
+            rs.iter().rev().find_map(|r| if let Response::Info(i) = r { Some(i.clone()) } else { None })
+        };
+        let with = go(Some(tb.clone()), pos, "go depth 1");
+        let i = info(&with).expect("an info line");
+        assert!(i.exact && i.score == value, "{with:?}");
+        assert!(matches!(with.last(), Some(Response::BestMove(Some(_)))));
+        let without = go(None, pos, "go depth 1");
+        assert!(!info(&without).expect("an info line").exact, "{without:?}");
     }
 }

@@ -101,6 +101,8 @@ pub struct Hub {
     games: Mutex<HashMap<String, Arc<Live>>>,
     engine_slots: Arc<Semaphore>,
     epoch: Arc<str>,
+    /// Endgame tables the computer player and the advice probe (issue 4), if any.
+    tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     /// The bounds in force.
     pub bounds: Bounds,
 }
@@ -156,6 +158,9 @@ pub struct Advice {
     pub for_player: String,
     /// Depth reached.
     pub depth: u32,
+    /// True when `score` and every move's score are proven (the search reached the end of the game,
+    /// an R7 repetition or the endgame tables on every line).
+    pub exact: bool,
     /// The principal variation.
     pub pv: Vec<String>,
     /// Every legal move with its value, best first.
@@ -257,8 +262,20 @@ impl Hub {
     /// A hub over `store` with `bounds`.
     #[must_use]
     pub fn new(store: Store, bounds: Bounds) -> Arc<Hub> {
+        Hub::with_tablebase(store, bounds, None)
+    }
+
+    /// A hub whose engine values positions within `tablebase` exactly: the computer plays those
+    /// endgames perfectly, and hints and analysis say when a value is exact.
+    #[must_use]
+    pub fn with_tablebase(
+        store: Store,
+        bounds: Bounds,
+        tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
+    ) -> Arc<Hub> {
         let epoch = random_hex(4).unwrap_or_else(|_| format!("{:x}", now()));
         Arc::new(Hub {
+            tablebase,
             epoch: Arc::from(epoch),
             store: Arc::new(store),
             games: Mutex::new(HashMap::new()),
@@ -587,9 +604,13 @@ impl Hub {
             .map_err(|_| ApiError::Internal("engine slots closed".into()))?;
         let stop = Stop::new();
         let stop_in = stop.clone();
+        let tablebase = self.tablebase.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit; // held until the search ends, even if we stop waiting
             let mut engine = Engine::new(EngineConfig { hash_mb: ENGINE_HASH_MB, ..EngineConfig::default() });
+            if tablebase.is_some() {
+                engine.set_tablebase(tablebase);
+            }
             f(&mut engine, &stop_in)
         });
         let limit = Duration::from_millis(self.bounds.engine_ms) + ENGINE_GRACE;
@@ -651,6 +672,7 @@ impl Hub {
             score: r.info.score,
             for_player,
             depth: r.info.depth,
+            exact: r.info.exact,
             pv: r.info.pv.iter().map(ToString::to_string).collect(),
             moves: r.moves.iter().map(|(m, s)| MoveScore { mv: m.to_string(), score: *s }).collect(),
         })

@@ -18,7 +18,11 @@ struct Server {
 }
 
 async fn start(db: &Path, bounds: Bounds) -> Server {
-    let hub = Hub::new(Store::open(db).unwrap(), bounds);
+    start_with(db, bounds, None).await
+}
+
+async fn start_with(db: &Path, bounds: Bounds, tb: Option<Arc<vlt_tablebase::Tablebase>>) -> Server {
+    let hub = Hub::with_tablebase(Store::open(db).unwrap(), bounds, tb);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
@@ -382,6 +386,57 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
     assert_eq!(s.game(&fid).await["result"]["termination"], "time forfeit");
     let (_, ex) = s.get("/api/examples").await;
     assert_eq!(ex["examples"][1]["ply"]["captured"], json!(["4B", "3B", "2B"]));
+    s.task.abort();
+}
+
+/// Issue 4 in the browser: with endgame tables the computer plays a table-best move and the
+/// analysis gives every move's exact value (a 12-stone position, which a short search alone does
+/// not solve).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_tables_the_computer_and_the_analysis_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = Arc::new(vlt_tablebase::Tablebase::from_layers(vlt_tablebase::build::build_in_memory(12)));
+    let bounds = Bounds { engine_ms: 300, ..Bounds::default() };
+    let s = start_with(&dir.path().join("g.db"), bounds, Some(tb.clone())).await;
+    let start = "1,2,0,3,0,1/2,0,2,0,1,0 A 24 24";
+    let (st, c) =
+        s.post("/api/games", json!({"mode": "computer", "level": 10, "side": "B", "position": start})).await;
+    assert_eq!(st, 201, "{c}");
+    let id = c["game"]["id"].as_str().unwrap().to_string();
+    let g = until_human_turn(&s, &id, "B").await;
+    let pos: vlt_core::Position = start.parse().unwrap();
+    let table = tb.probe_moves(pos).unwrap();
+    let best = table.iter().map(|m| m.1).max().unwrap();
+    let played = g["plies"][0]["move"].as_str().map(str::to_string).unwrap_or_default();
+    let value = table.iter().find(|(m, _)| m.to_string() == played).map(|m| m.1);
+    assert_eq!(value, Some(best), "the computer's {played} is a best move: {table:?}");
+    // The analysis of the position now on the board: exact, move by move.
+    assert!(g["result"].is_null(), "{g}");
+    let now: vlt_core::Position = g["position"].as_str().unwrap().parse().unwrap();
+    let (st, a) = s.get(&format!("/api/games/{id}/analysis?ms=100")).await;
+    assert_eq!(st, 200, "{a}");
+    assert_eq!(a["exact"], true, "{a}");
+    assert_eq!(a["score"], tb.probe(now).unwrap(), "{a}");
+    for (m, v) in tb.probe_moves(now).unwrap() {
+        let got = a["moves"].as_array().unwrap().iter().find(|x| x["move"] == m.to_string()).unwrap();
+        assert_eq!(got["score"], v, "{m}: {a}");
+    }
+    s.task.abort();
+    // A short search solves this small position on its own too; tables that value every position
+    // at 0 show that the answers really come from the tables the server was given: each move is
+    // then worth just what it captures.
+    let mut layers = vlt_tablebase::build::build_in_memory(12);
+    for layer in &mut layers[1..] {
+        layer.iter_mut().filter(|e| **e as i8 != vlt_tablebase::format::NO_POSITION).for_each(|e| *e = 0);
+    }
+    let doctored = Arc::new(vlt_tablebase::Tablebase::from_layers(layers));
+    let takes = pos.legal_moves().map(|m| i32::from(pos.play_counting(m).1)).max().unwrap();
+    assert_ne!(takes, tb.probe(pos).unwrap());
+    let s = start_with(&dir.path().join("g2.db"), bounds, Some(doctored)).await;
+    let (st, c) = s.post("/api/games", json!({"mode": "local", "position": start})).await;
+    assert_eq!(st, 201, "{c}");
+    let (st, a) = s.get(&format!("/api/games/{}/analysis?ms=100", c["game"]["id"].as_str().unwrap())).await;
+    assert_eq!((st, a["score"].clone(), a["exact"].clone()), (200, json!(takes), json!(true)), "{a}");
     s.task.abort();
 }
 

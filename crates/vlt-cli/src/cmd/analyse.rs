@@ -34,7 +34,7 @@ pub struct Args {
     /// capture difference of the playouts; --nodes counts playouts).
     #[arg(long, default_value = "alphabeta")]
     algorithm: String,
-    /// Endgame tables (a directory built by `vlt tablebase`): positions with few enough stones are
+    /// Endgame tables (a directory built by `vlt tb build`): positions with few enough stones are
     /// valued exactly.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
@@ -71,10 +71,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let algorithm: Algorithm = a.algorithm.parse().map_err(input)?;
     let config = EngineConfig { hash_mb: a.hash, threads: a.threads, algorithm, ..EngineConfig::default() };
     let mut engine = Engine::new(config);
-    if let Some(dir) = &a.tablebase {
-        let tb = vlt_tablebase::Tablebase::open(dir).map_err(|e| input(format!("tablebase: {e}")))?;
-        engine.set_tablebase(Some(std::sync::Arc::new(tb)));
-    }
+    engine.set_tablebase(super::open_tablebase(a.tablebase.as_deref())?);
     let game = Game::new(pos);
     let json = a.json;
     let mut show = |i: &SearchInfo| {

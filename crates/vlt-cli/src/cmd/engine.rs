@@ -14,16 +14,25 @@ Commands: vlt, isready, setoption name N value V, newgame, position startpos|N2 
 go [depth D] [nodes N] [movetime MS] [btime MS] [atime MS] [binc MS] [ainc MS] [infinite],\n\
 stop, quit. At the end of input a running search finishes and prints its bestmove."
 )]
-pub struct Args {}
+pub struct Args {
+    /// Endgame tables (a folder built by `vlt tb build`): positions with few enough stones are
+    /// valued exactly, so the engine plays them perfectly and its `info` lines say `exact`.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<std::path::PathBuf>,
+}
 
-pub fn run(_a: Args) -> anyhow::Result<()> {
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let tb = super::open_tablebase(a.tablebase.as_deref())?;
     let out = Arc::new(Mutex::new(std::io::stdout()));
     let o = out.clone();
-    let mut server = Server::new(Arc::new(move |r: Response| {
-        let mut w = o.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed pipe means the front end is gone; the read loop will see end of input.
-        let _ = writeln!(w, "{r}").and_then(|()| w.flush());
-    }));
+    let mut server = Server::with_tablebase(
+        tb,
+        Arc::new(move |r: Response| {
+            let mut w = o.lock().unwrap_or_else(|e| e.into_inner());
+            // A closed pipe means the front end is gone; the read loop will see end of input.
+            let _ = writeln!(w, "{r}").and_then(|()| w.flush());
+        }),
+    );
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     let mut buf = Vec::new();

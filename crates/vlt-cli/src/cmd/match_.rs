@@ -87,6 +87,10 @@ pub struct Args {
     /// end there, with a comment.
     #[arg(long)]
     adjudicate: bool,
+    /// Endgame tables (a folder built by `vlt tb build`) for both built-in engines: positions
+    /// with few enough stones are valued exactly.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
     /// Print one JSON object with the results instead of text.
     #[arg(long)]
     json: bool,
@@ -296,10 +300,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(o) => o,
         None => random_openings(pairs, a.plies, a.balance, a.seed)?,
     };
+    let tb = super::open_tablebase(a.tablebase.as_deref())?;
     // Check an external engine starts before spending time on anything else.
     for s in [&first, &second] {
         if matches!(s, Spec::External { .. }) {
-            drop(s.make(0)?);
+            drop(s.make(0, None)?);
         }
     }
     let total = 2 * pairs;
@@ -336,8 +341,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             // Game 2k: the first player takes B; game 2k+1: the same opening, sides swapped.
             let first_side = if i % 2 == 0 { Player::B } else { Player::A };
             let seed = a.seed ^ (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let p1 = first.make(seed)?;
-            let p2 = second.make(seed.rotate_left(17) ^ 0x5eed)?;
+            let p1 = first.make(seed, tb.as_ref())?;
+            let p2 = second.make(seed.rotate_left(17) ^ 0x5eed, tb.as_ref())?;
             let mut players = if first_side == Player::B { [p1, p2] } else { [p2, p1] };
             let played = play_game(&mut players, opening, a.max_moves, tc, a.adjudicate)?;
             let game = played.game;

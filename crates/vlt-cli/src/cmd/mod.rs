@@ -27,3 +27,13 @@ pub fn parse_position(s: &str) -> anyhow::Result<Position> {
 pub fn parse_move(s: &str, pos: Position) -> anyhow::Result<Move> {
     Move::parse_with(s, Some(pos.to_move())).map_err(|e| input(format!("move: {e}")))
 }
+
+/// Opens the endgame tables of a `--tablebase DIR` option for an engine (issue 4: exact values in
+/// endgames); a folder without tables, or with damaged ones, is an input error.
+pub fn open_tablebase(
+    dir: Option<&std::path::Path>,
+) -> anyhow::Result<Option<std::sync::Arc<vlt_tablebase::Tablebase>>> {
+    let Some(dir) = dir else { return Ok(None) };
+    let tb = vlt_tablebase::Tablebase::open(dir).map_err(|e| input(format!("--tablebase: {e}")))?;
+    Ok(Some(std::sync::Arc::new(tb)))
+}

@@ -8,7 +8,8 @@ use vlt_server::{Bounds, Hub, Store};
 /// Start the web server: the whole game in a browser (against the computer, two on one screen, or
 /// online with an invite link), with every game kept in SQLite. Prints the URL to open.
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  vlt serve\n  vlt serve --addr 0.0.0.0:8080 --db ~/vlt-games.db")]
+#[command(after_help = "Examples:\n  vlt serve\n  vlt serve --addr 0.0.0.0:8080 --db ~/vlt-games.db\n  \
+                        vlt serve --tablebase tb")]
 pub struct Args {
     /// Address to listen on (use 0.0.0.0:PORT to let friends on the network join).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -25,6 +26,10 @@ pub struct Args {
     /// Engine searches running at once.
     #[arg(long, default_value_t = 2)]
     engine_threads: usize,
+    /// Endgame tables (a folder built by `vlt tb build`): the computer plays positions with few
+    /// enough stones perfectly, and hints and analysis of them are exact.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
 }
 
 fn default_db() -> PathBuf {
@@ -42,6 +47,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if !(1..=64).contains(&a.engine_threads) {
         return Err(input(format!("engine-threads {} is out of range 1-64", a.engine_threads)));
     }
+    let tablebase = super::open_tablebase(a.tablebase.as_deref())?;
     let db = a.db.unwrap_or_else(default_db);
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| input(format!("cannot create {}: {e}", dir.display())))?;
@@ -53,7 +59,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         engine_threads: a.engine_threads,
         ..Bounds::default()
     };
-    let hub = Hub::new(store, bounds);
+    let hub = Hub::with_tablebase(store, bounds, tablebase);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(a.addr)

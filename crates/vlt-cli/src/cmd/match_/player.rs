@@ -11,12 +11,13 @@ use crate::error::input;
 use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 use vlt_core::playout::SplitMix64;
 use vlt_core::{Game, Move, Player as Side};
 use vlt_engine::{Algorithm, Clock, Engine, EngineConfig, Level, Limits, MctsConfig, Playout, Stop};
 use vlt_protocol::{Command, Go, Response};
+use vlt_tablebase::Tablebase;
 
 /// Transposition table of built-in players, in MiB, unless the spec says `hash=`: small, because
 /// every game makes fresh engines and several games may run at once.
@@ -177,8 +178,9 @@ impl std::str::FromStr for Spec {
 }
 
 impl Spec {
-    /// Makes a fresh player for one game; `seed` drives its chance.
-    pub fn make(&self, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+    /// Makes a fresh player for one game; `seed` drives its chance. A built-in engine probes
+    /// `tablebase` when given (an external engine brings its own).
+    pub fn make(&self, seed: u64, tablebase: Option<&Arc<Tablebase>>) -> anyhow::Result<Box<dyn Player>> {
         let engine = |algorithm, threads, hash, mcts: MctsConfig| {
             // `..default()` although every field is given today: settings the engine adds later
             // keep their defaults.
@@ -186,7 +188,11 @@ impl Spec {
             let mut config =
                 EngineConfig { hash_mb: hash, threads, algorithm, mcts, ..EngineConfig::default() };
             config.mcts.seed = seed;
-            Engine::new(config)
+            let mut e = Engine::new(config);
+            if tablebase.is_some() {
+                e.set_tablebase(tablebase.cloned());
+            }
+            e
         };
         Ok(match self {
             Spec::Random => Box::new(Random(SplitMix64(seed))),
@@ -512,7 +518,7 @@ mod tests {
     fn a_level_on_a_clock_plays_within_it() {
         // Level 10 alone would think until its fixed second is used up; on a clock it budgets a
         // small share of the time left (a quarter at most), so it answers well inside 1 s.
-        let mut p = "level=10".parse::<Spec>().unwrap().make(1).unwrap();
+        let mut p = "level=10".parse::<Spec>().unwrap().make(1, None).unwrap();
         let tc = TimeControl { base: Duration::from_millis(1000), increment: Duration::ZERO };
         let game = Game::default();
         let t = std::time::Instant::now();

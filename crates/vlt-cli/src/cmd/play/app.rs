@@ -163,7 +163,18 @@ pub struct App {
 impl App {
     /// A new app showing the start menu (or the game, when `menu` is false), with an engine thread
     /// when `engine` is true (tests of pure input handling run without one).
+    #[cfg(test)]
     pub fn new(cat: Catalog, setup: Setup, menu: bool, engine: bool) -> App {
+        App::with_engine(cat, setup, menu, engine.then_some(None))
+    }
+
+    /// A new app whose engine thread (when `engine` is `Some`) probes the endgame tables it holds.
+    pub fn with_engine(
+        cat: Catalog,
+        setup: Setup,
+        menu: bool,
+        engine: Option<Option<std::sync::Arc<vlt_tablebase::Tablebase>>>,
+    ) -> App {
         let game = Game::new(setup.start());
         let mut app = App {
             cat,
@@ -181,7 +192,7 @@ impl App {
             file: "game.vlt".to_string(),
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,
-            worker: engine.then(Worker::spawn),
+            worker: engine.map(Worker::spawn),
             after_anim: None,
             pending: Vec::new(),
             ready: None,

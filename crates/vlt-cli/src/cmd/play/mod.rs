@@ -67,6 +67,11 @@ pub struct Args {
     /// Seed of the computer's choices, to replay a game exactly (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// Endgame tables (a folder built by `vlt tb build`) for the computer, hints and the
+    /// evaluation: positions with few enough stones are valued exactly (the strong levels then
+    /// play them perfectly).
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<std::path::PathBuf>,
 }
 
 fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
@@ -117,13 +122,14 @@ fn load(path: &std::path::Path) -> anyhow::Result<vlt_core::Game> {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let (cat, setup) = setup(&a)?;
     let game = a.load.as_deref().map(load).transpose()?;
+    let tb = super::open_tablebase(a.tablebase.as_deref())?;
     if a.plain {
         let stdin = std::io::stdin();
         let stdout = std::io::stdout();
-        return plain::run(&cat, setup, game, stdin.lock(), stdout.lock());
+        return plain::run(&cat, setup, tb, game, stdin.lock(), stdout.lock());
     }
     // A loaded game goes straight on: the menu would only start another one.
-    let mut app = app::App::new(cat, setup, !a.no_menu && game.is_none(), true);
+    let mut app = app::App::with_engine(cat, setup, !a.no_menu && game.is_none(), Some(tb));
     if let (Some(g), Some(path)) = (game, &a.load) {
         app.continue_game(g, &path.display().to_string(), std::time::Instant::now());
     }

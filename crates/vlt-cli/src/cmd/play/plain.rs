@@ -14,11 +14,13 @@ use vlt_engine::{Engine, EngineConfig};
 pub fn run(
     cat: &Catalog,
     setup: Setup,
+    tablebase: Option<std::sync::Arc<vlt_tablebase::Tablebase>>,
     loaded: Option<Game>,
     input: impl BufRead,
     mut out: impl Write,
 ) -> anyhow::Result<()> {
     let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
+    engine.set_tablebase(tablebase);
     let mut game = loaded.unwrap_or_else(|| Game::new(setup.start()));
     let mut lines = input.lines();
     let name = |p: Player| player_name(cat, &setup, p);

@@ -2,11 +2,13 @@
 //! Requests carry an id; the UI ignores a reply whose id it no longer waits for (after an undo,
 //! a new game or a load), which is simpler and safer than interrupting the search.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use vlt_core::{Game, Move};
 use vlt_engine::{Engine, EngineConfig, Level, Limits, Stop};
+use vlt_tablebase::Tablebase;
 
 /// How long a hint or an evaluation may search: long enough to be useful at every level, short
 /// enough that the player does not wait.
@@ -56,12 +58,13 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts the engine thread.
-    pub fn spawn() -> Worker {
+    /// Starts the engine thread; with `tablebase`, the engine values positions within it exactly.
+    pub fn spawn(tablebase: Option<Arc<Tablebase>>) -> Worker {
         let (tx, requests) = channel::<Request>();
         let (replies, rx) = channel::<Reply>();
         let handle = std::thread::spawn(move || {
             let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
+            engine.set_tablebase(tablebase);
             for r in requests {
                 let reply = answer(&mut engine, &r);
                 if replies.send(reply).is_err() {
