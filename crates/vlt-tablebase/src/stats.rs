@@ -4,7 +4,7 @@
 //! **The parity of values.** A value is a capture difference `a − b` over the rest of the game, with
 //! `a + b = n − r` for `n` stones on the board and `r` stones left on it for ever by R7; so the
 //! value has the parity of `n` exactly when `r` is even. Nothing in the rules forces that (the
-//! smallest endless cycles hold 9 stones), yet every position of layers 0 to 24 has a value with
+//! smallest endless cycles hold 9 stones), yet every position of layers 1 to 26 has a value with
 //! the parity of its stone count (docs/tablebase.md): optimal play never ends in an endless game
 //! with an odd number of stones left. [`ValueStats::other_parity`] counts the exceptions.
 
