@@ -214,13 +214,15 @@ function viewGame(id) {
       // The engine's score is the future capture difference for the player to move; the bar shows
       // the final margin it predicts, from B's side.
       const future = a.for_player === 'B' ? a.score : -a.score;
-      setEval(view.captured_b - view.captured_a + future);
+      // Proven (endgame tables, or a search that saw every line end): say so.
+      setEval(view.captured_b - view.captured_a + future, a.exact);
     } catch (_) { /* the bar just stays */ }
   }
-  function setEval(margin) {
+  function setEval(margin, exact = false) {
     const pct = Math.max(0, Math.min(100, 50 + margin * (50 / 30)));
     evalFill.style.width = `${pct}%`;
-    evalTxt.textContent = margin === 0 ? '=' : margin > 0 ? `B +${margin}` : `A +${-margin}`;
+    evalTxt.textContent = (margin === 0 ? '=' : margin > 0 ? `B +${margin}` : `A +${-margin}`)
+      + (exact ? ` (${t('eval.exact')})` : '');
     evalBar.setAttribute('aria-valuenow', margin);
     evalBar.setAttribute('aria-valuetext', evalTxt.textContent);
   }
