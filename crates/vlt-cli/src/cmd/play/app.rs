@@ -168,7 +168,8 @@ impl App {
         App::with_engine(cat, setup, menu, engine.then_some(None))
     }
 
-    /// A new app whose engine thread (when `engine` is `Some`) probes the endgame tables it holds.
+    /// A new app. `engine`: `None` for no engine thread (tests of pure input handling),
+    /// `Some(tables)` for one, which probes `tables` when they are given (`--tablebase`).
     pub fn with_engine(
         cat: Catalog,
         setup: Setup,
