@@ -268,9 +268,17 @@ impl Engine {
     /// [`vlt_tablebase::Tablebase::max_stones`] stones on the board exactly (R7 included), so
     /// searches that reach the tables everywhere report exact scores.
     pub fn set_tablebase(&mut self, tb: Option<Arc<vlt_tablebase::Tablebase>>) {
+        let same = match (&self.tablebase, &tb) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
         self.tablebase = tb;
-        // Table scores differ from searched ones: old entries would mix the two.
-        self.tt.clear();
+        // Table scores differ from searched ones: old entries would mix the two. The same tables
+        // again (or none again, as front ends without `--tablebase` set) keep the table.
+        if !same {
+            self.tt.clear();
+        }
     }
 
     /// The endgame tables in use, if any.
@@ -427,9 +435,9 @@ fn tablebase_result(tb: &vlt_tablebase::Tablebase, game: &Game) -> Option<Search
     let mut pv = Vec::new();
     let mut keys: Vec<u128> = game.since_last_capture().iter().map(|p| p.repetition_key()).collect();
     let mut p = pos;
+    // The first best move in ring order, as `best` above (stable sort): the PV starts with it.
+    let first_best = |ms: Vec<(Move, i32)>| ms.into_iter().reduce(|b, m| if m.1 > b.1 { m } else { b });
     while pv.len() < 40 && !p.is_game_over() {
-        // The first best move in ring order, as `best` above (stable sort): the PV starts with it.
-        let first_best = |ms: Vec<(Move, i32)>| ms.into_iter().reduce(|b, m| if m.1 > b.1 { m } else { b });
         let Some(m) = tb.probe_moves(p).and_then(first_best) else { break };
         pv.push(m.0);
         let (next, k) = p.play_counting(m.0);

@@ -608,9 +608,7 @@ impl Hub {
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit; // held until the search ends, even if we stop waiting
             let mut engine = Engine::new(EngineConfig { hash_mb: ENGINE_HASH_MB, ..EngineConfig::default() });
-            if tablebase.is_some() {
-                engine.set_tablebase(tablebase);
-            }
+            engine.set_tablebase(tablebase);
             f(&mut engine, &stop_in)
         });
         let limit = Duration::from_millis(self.bounds.engine_ms) + ENGINE_GRACE;

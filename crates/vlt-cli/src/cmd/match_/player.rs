@@ -189,9 +189,7 @@ impl Spec {
                 EngineConfig { hash_mb: hash, threads, algorithm, mcts, ..EngineConfig::default() };
             config.mcts.seed = seed;
             let mut e = Engine::new(config);
-            if tablebase.is_some() {
-                e.set_tablebase(tablebase.cloned());
-            }
+            e.set_tablebase(tablebase.cloned());
             e
         };
         Ok(match self {
