@@ -42,14 +42,19 @@ impl ValueStats {
         self.counts.iter().take(self.stones as usize).sum()
     }
 
+    /// Each value that occurs, with its number of positions, lowest value first.
+    pub fn values(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
+        let n = self.stones as i32;
+        self.counts.iter().enumerate().filter(|(_, c)| **c > 0).map(move |(i, &c)| (i as i32 - n, c))
+    }
+
     /// Mean value for the player to move (0 for an empty layer).
     #[must_use]
     pub fn mean(&self) -> f64 {
         if self.positions == 0 {
             return 0.0;
         }
-        let n = i64::from(self.stones);
-        let sum: i64 = self.counts.iter().enumerate().map(|(i, &c)| (i as i64 - n) * c as i64).sum();
+        let sum: i64 = self.values().map(|(v, c)| i64::from(v) * c as i64).sum();
         sum as f64 / self.positions as f64
     }
 
@@ -67,7 +72,6 @@ impl ValueStats {
 /// When an entry lies outside `-n..=n` and is not [`NO_POSITION`]: not a layer of `n` stones.
 #[must_use]
 pub fn layer_stats(n: u32, entries: &[u8]) -> ValueStats {
-    let width = 2 * n as usize + 1;
     if n == 0 {
         // The empty board is where games end, not a position to move from.
         return ValueStats { stones: 0, positions: 0, counts: vec![0] };
@@ -89,7 +93,7 @@ pub fn layer_stats(n: u32, entries: &[u8]) -> ValueStats {
                 a
             },
         );
-    let mut out = ValueStats { stones: n, positions: 0, counts: vec![0; width] };
+    let mut out = ValueStats { stones: n, positions: 0, counts: vec![0; 2 * n as usize + 1] };
     for (byte, &c) in counts.iter().enumerate() {
         let v = byte as u8 as i8;
         if c == 0 || v == NO_POSITION {
@@ -145,6 +149,7 @@ mod tests {
         let one = layer_stats(1, &layers[1]);
         assert_eq!((one.positions, one.wins(), one.draws(), one.losses()), (12, 12, 0, 0));
         assert!((one.mean() - 1.0).abs() < 1e-12);
+        assert_eq!(one.values().collect::<Vec<_>>(), vec![(1, 12)]);
         assert_eq!(layer_stats(0, &layers[0]).positions, 0);
     }
 }

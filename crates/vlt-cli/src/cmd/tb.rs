@@ -274,10 +274,7 @@ fn stats_text(a: &StatsArgs) -> anyhow::Result<String> {
         let layers: Vec<_> = all
             .iter()
             .map(|s| {
-                let values: Vec<(i64, u64)> = (s.counts.iter().enumerate())
-                    .filter(|(_, c)| **c > 0)
-                    .map(|(i, &c)| (i as i64 - i64::from(s.stones), c))
-                    .collect();
+                let values: Vec<(i32, u64)> = s.values().collect();
                 serde_json::json!({
                     "stones": s.stones, "positions": s.positions, "wins": s.wins(), "draws": s.draws(),
                     "losses": s.losses(), "mean": s.mean(), "other_parity": s.other_parity(),
