@@ -160,22 +160,26 @@ pub struct App {
     next_id: u64,
 }
 
+/// Whether an [`App`] runs an engine thread (the computer player, hints, evaluation).
+pub enum EngineThread {
+    /// No engine thread: tests of pure input handling.
+    #[cfg(test)]
+    Off,
+    /// An engine thread, which probes the endgame tables when given (`--tablebase`).
+    On(Option<std::sync::Arc<vlt_tablebase::Tablebase>>),
+}
+
 impl App {
     /// A new app showing the start menu (or the game, when `menu` is false), with an engine thread
     /// when `engine` is true (tests of pure input handling run without one).
     #[cfg(test)]
     pub fn new(cat: Catalog, setup: Setup, menu: bool, engine: bool) -> App {
-        App::with_engine(cat, setup, menu, engine.then_some(None))
+        App::with_engine(cat, setup, menu, if engine { EngineThread::On(None) } else { EngineThread::Off })
     }
 
-    /// A new app. `engine`: `None` for no engine thread (tests of pure input handling),
-    /// `Some(tables)` for one, which probes `tables` when they are given (`--tablebase`).
-    pub fn with_engine(
-        cat: Catalog,
-        setup: Setup,
-        menu: bool,
-        engine: Option<Option<std::sync::Arc<vlt_tablebase::Tablebase>>>,
-    ) -> App {
+    /// A new app showing the start menu (or the game, when `menu` is false), with or without an
+    /// engine thread.
+    pub fn with_engine(cat: Catalog, setup: Setup, menu: bool, engine: EngineThread) -> App {
         let game = Game::new(setup.start());
         let mut app = App {
             cat,
@@ -193,7 +197,11 @@ impl App {
             file: "game.vlt".to_string(),
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,
-            worker: engine.map(Worker::spawn),
+            worker: match engine {
+                #[cfg(test)]
+                EngineThread::Off => None,
+                EngineThread::On(tables) => Some(Worker::spawn(tables)),
+            },
             after_anim: None,
             pending: Vec::new(),
             ready: None,

@@ -129,7 +129,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return plain::run(&cat, setup, tb, game, stdin.lock(), stdout.lock());
     }
     // A loaded game goes straight on: the menu would only start another one.
-    let mut app = app::App::with_engine(cat, setup, !a.no_menu && game.is_none(), Some(tb));
+    let mut app = app::App::with_engine(cat, setup, !a.no_menu && game.is_none(), app::EngineThread::On(tb));
     if let (Some(g), Some(path)) = (game, &a.load) {
         app.continue_game(g, &path.display().to_string(), std::time::Instant::now());
     }
