@@ -65,6 +65,9 @@ struct Node {
     neg: bool,
     /// Number of children.
     count: u8,
+    /// The hints entry of this node's position and threshold reads this node's numbers (see
+    /// [`Tree::hint`]).
+    owns: bool,
     /// Of a decided node, when profiling: the expanded nodes of its proof or refutation.
     size: u32,
 }
@@ -101,12 +104,21 @@ impl Node {
     }
 }
 
+/// The latest numbers of an expanded node with a given position and threshold.
+#[derive(Clone, Copy)]
+enum Hint {
+    /// Those of this open node, which [`Node::owns`] the entry: read from the node itself.
+    Open(u32),
+    /// The last ones, of a node decided or freed since.
+    Last(u32, u32),
+}
+
 /// The search tree: an arena of nodes whose children lie next to each other, with the blocks of
 /// freed subtrees reused by size.
 struct Tree {
     nodes: Vec<Node>,
-    /// The latest numbers of open nodes by position and threshold.
-    hints: KeyMap<(u128, i8), (u32, u32)>,
+    /// The latest numbers of expanded nodes by position and threshold.
+    hints: KeyMap<(u128, i8), Hint>,
     free: [Vec<u32>; MAX_MOVES + 1],
 }
 
@@ -124,14 +136,44 @@ impl Tree {
         first
     }
 
-    /// Remembers an open node's numbers for the same position and threshold met elsewhere in the
-    /// tree (a transposition): a better start than [`Solver::initial`]'s guess. Only open nodes: a
-    /// decided node's numbers may rest on its path (a repetition), and a leaf must never start
-    /// decided.
+    /// Remembers an open node's numbers, which just changed, for the same position and threshold
+    /// met elsewhere in the tree (a transposition): a better start than [`Solver::initial`]'s
+    /// guess. Only open nodes: a decided node's numbers may rest on its path (a repetition), and a
+    /// leaf must never start decided. The entry points at the node, so its numbers can change
+    /// again without touching the map (which took a quarter of the solver's time when every change
+    /// was written), until another node with the same key changes, or this one is decided or freed
+    /// ([`Tree::release`]).
     fn hint(&mut self, x: u32) {
         let n = self.nodes[x as usize];
-        if !n.decided() {
-            self.hints.insert((n.pos.repetition_key(), n.t), (n.pn, n.dn));
+        if n.decided() || n.owns {
+            return;
+        }
+        if let Some(Hint::Open(y)) = self.hints.insert((n.pos.repetition_key(), n.t), Hint::Open(x)) {
+            self.nodes[y as usize].owns = false;
+        }
+        self.nodes[x as usize].owns = true;
+    }
+
+    /// Node `x` is decided or freed: its entry keeps the numbers `(pn, dn)` it had last while open.
+    fn release(&mut self, x: u32, pn: u32, dn: u32) {
+        let n = &mut self.nodes[x as usize];
+        if n.owns {
+            debug_assert!(pn != 0 && dn != 0, "an open node's numbers");
+            n.owns = false;
+            let key = (n.pos.repetition_key(), n.t);
+            self.hints.insert(key, Hint::Last(pn, dn));
+        }
+    }
+
+    /// The latest numbers of an expanded node with this position and threshold, if any.
+    fn hinted(&self, key: u128, t: i8) -> Option<(u32, u32)> {
+        match *self.hints.get(&(key, t))? {
+            Hint::Open(y) => {
+                let n = &self.nodes[y as usize];
+                debug_assert!(n.owns && !n.decided() && n.t == t && n.pos.repetition_key() == key);
+                Some((n.pn, n.dn))
+            }
+            Hint::Last(pn, dn) => Some((pn, dn)),
         }
     }
 
@@ -143,6 +185,7 @@ impl Tree {
             if n.first == NONE {
                 continue;
             }
+            self.release(y, n.pn, n.dn);
             stack.extend(n.first..n.first + u32::from(n.count));
             self.free[n.count as usize].push(n.first);
             self.nodes[y as usize].first = NONE;
@@ -199,6 +242,25 @@ fn conclude(proved: bool, t: i8, kids: &[Node]) -> (u32, i32) {
     }
 }
 
+/// The positions on the path from the root to the current node, by depth, as their repetition
+/// keys and stone counts.
+type Path = Vec<(u128, u32)>;
+
+fn path_entry(pos: Position) -> (u128, u32) {
+    (pos.repetition_key(), pos.stones_on_board())
+}
+
+/// The depth at which `pos`, reached from the path's last node by a quiet move, stands on the
+/// path, if it does. Quiet moves keep the stones on the board and captures lower them, so only the
+/// end of the path with the last node's stone count can hold it: a short scan, cheaper than a hash
+/// map. (A capture never leads back onto the path.)
+fn repetition(on_path: &Path, pos: Position) -> Option<u32> {
+    let (key, stones) = (pos.repetition_key(), on_path.last()?.1);
+    let mut same_layer = on_path.iter().rev().take_while(|e| e.1 == stones);
+    let back = same_layer.position(|e| e.0 == key)?;
+    Some((on_path.len() - 1 - back) as u32)
+}
+
 /// Proof-number sum: saturates below `INF`, which only a refuted edge contributes.
 fn add(a: u32, b: u32) -> u32 {
     if a == INF || b == INF { INF } else { a.saturating_add(b).min(INF - 1) }
@@ -224,13 +286,13 @@ impl Solver<'_> {
                 neg: false,
                 count: 0,
                 size: 0,
+                owns: false,
             }],
             free: Default::default(),
             hints: KeyMap::default(),
         };
-        // The positions on the path from the root to `cur`, with their depths (R7 repetitions).
-        let mut on_path: KeyMap<u128, u32> = KeyMap::default();
-        on_path.insert(root.repetition_key(), 0);
+        // The positions on the path from the root to `cur`, by depth (R7 repetitions).
+        let mut on_path: Path = vec![path_entry(root)];
         let mut cur = 0u32;
         loop {
             // Down to the most-proving leaf: at each node the child that proves it most cheaply.
@@ -246,23 +308,26 @@ impl Solver<'_> {
                 }
                 cur = best;
                 let c = tree.nodes[cur as usize];
-                on_path.insert(c.pos.repetition_key(), c.depth);
+                debug_assert_eq!(c.depth as usize, on_path.len());
+                on_path.push(path_entry(c.pos));
             }
             self.expand(&mut tree, cur, &on_path, stones)?;
             // Back up: ancestors change until one does not; the next descent starts there.
             let mut x = cur;
             loop {
+                let (pn, dn) = (tree.nodes[x as usize].pn, tree.nodes[x as usize].dn);
                 let changed = x == cur || tree.recompute(x);
                 if changed && x != cur {
                     tree.hint(x);
                 }
                 if tree.nodes[x as usize].decided() {
+                    tree.release(x, pn, dn);
                     self.finish(&mut tree, x);
                 }
                 if x == 0 || !changed {
                     break;
                 }
-                on_path.remove(&tree.nodes[x as usize].pos.repetition_key());
+                on_path.pop();
                 x = tree.nodes[x as usize].parent;
             }
             cur = x;
@@ -330,7 +395,7 @@ impl Solver<'_> {
         &mut self,
         tree: &mut Tree,
         x: u32,
-        on_path: &KeyMap<u128, u32>,
+        on_path: &Path,
         root_stones: u32,
     ) -> Result<(), SolveError> {
         let node = tree.nodes[x as usize];
@@ -348,8 +413,16 @@ impl Solver<'_> {
         let mut len = 0;
         for m in pos.legal_moves() {
             let (c, k, moves) = pos.play_with_moves(m);
-            let mut kid =
-                Node { pos: c, parent: x, first: NONE, depth: node.depth + 1, count: 0, size: 0, ..node };
+            let mut kid = Node {
+                pos: c,
+                parent: x,
+                first: NONE,
+                depth: node.depth + 1,
+                count: 0,
+                size: 0,
+                owns: false,
+                ..node
+            };
             if c.is_game_over() {
                 // The move's value is its capture (R6): as a child worth exactly 0 after it.
                 (kid.t, kid.neg) = (t - k as i8, false);
@@ -361,14 +434,14 @@ impl Solver<'_> {
                 if let Some((v, b)) = self.known(c, kid.t) {
                     kid.set(v, b, NONE);
                     kid.size = self.reused_proof_size(c);
-                } else if let Some(&d) = on_path.get(&c.repetition_key()) {
+                } else if let Some(d) = (k == 0).then(|| repetition(on_path, c)).flatten() {
                     // R7: endless play scores 0 for the rest of the game.
                     kid.set(kid.t <= 0, 0, d);
                     self.stats.repetitions += 1;
                 } else {
                     // One good move proves a node, all its moves are needed to refute it.
-                    (kid.pn, kid.dn) = match tree.hints.get(&(c.repetition_key(), kid.t)) {
-                        Some(&h) => h,
+                    (kid.pn, kid.dn) = match tree.hinted(c.repetition_key(), kid.t) {
+                        Some(h) => h,
                         None => self.initial(c, kid.t, moves.len() as u32),
                     };
                 }
@@ -451,6 +524,7 @@ mod tests {
             neg: false,
             count: 0,
             size: 0,
+            owns: false,
         }
     }
 
@@ -460,8 +534,7 @@ mod tests {
     fn a_move_back_onto_the_path_is_a_repetition_worth_0() {
         let tb = Tablebase::from_layers(build_in_memory(5));
         let cyc = cycle();
-        let on_path: KeyMap<u128, u32> =
-            cyc.iter().enumerate().map(|(d, p)| (p.repetition_key(), d as u32)).collect();
+        let on_path: Path = cyc.iter().map(|&p| path_entry(p)).collect();
         for t in [1i8, 0] {
             let mut solver = Solver::new(&tb, u64::MAX);
             let mut tree = Tree {
