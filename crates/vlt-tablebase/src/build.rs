@@ -23,8 +23,9 @@
 //! or better. Hence these values are the values of the game with R7 from an empty history, and the
 //! tests check them against a minimax search that plays R7 literally.
 //!
-//! Memory while building layer `n`: 3 bytes per entry of the layer (value, exit, move counter), the
-//! smaller layers (1 byte an entry), and the lists of seeds and frontiers (4 bytes a listed entry).
+//! Memory while building layer `n`: 3 bytes per entry of the layer (value, exit, move counter) and
+//! the lists of seeds and frontiers (4 bytes a listed entry); the smaller layers (1 byte an entry)
+//! are memory-mapped by [`build`], so their pages are page cache that the system can reclaim.
 
 use crate::error::TbError;
 use crate::format::{self, NO_POSITION};
@@ -302,6 +303,11 @@ fn propagate(
 /// Builds (or completes) the tables of up to `max_stones` stones in `dir`, layer by layer, keeping
 /// the layers already there whose header is sound (resuming an interrupted build).
 ///
+/// The smaller layers, which the layer being built reads its captures from, are memory-mapped
+/// from their files, not held in the process's own memory: their pages are the page cache's, which
+/// the system can drop and read again when memory runs short, so only the layer being built must
+/// fit (see docs/tablebase.md, "Size, memory and time").
+///
 /// # Errors
 /// [`TbError`] when a file cannot be read or written, or `max_stones` is too large.
 pub fn build(
@@ -313,25 +319,26 @@ pub fn build(
         return Err(TbError::TooManyStones(max_stones));
     }
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
-    let mut layers: Vec<Vec<u8>> = Vec::new();
+    let mut layers: Vec<memmap2::Mmap> = Vec::new();
     let mut all = Vec::new();
     for n in 0..=max_stones {
         let path = format::layer_path(dir, n);
         if path.exists() {
-            if let Ok((_, data)) = format::read_layer(dir, n) {
-                layers.push(data);
+            if let Ok((_, map)) = format::map_layer(dir, n) {
+                layers.push(map);
                 events(BuildEvent::LayerKept { stones: n });
                 continue;
             }
         }
         let entries = index::layer_entries(n);
         events(BuildEvent::LayerStart { stones: n, entries, total: 2 * entries });
-        let lower: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
+        let lower: Vec<&[u8]> = layers.iter().map(|m| &m[format::HEADER_LEN..]).collect();
         let (data, stats) = solve_layer(n, &lower, &|done| events(BuildEvent::Progress { stones: n, done }));
         format::write_layer(dir, n, &data)?;
+        drop(data);
         events(BuildEvent::LayerDone { stones: n, stats });
         all.push(stats);
-        layers.push(data);
+        layers.push(format::map_layer(dir, n)?.1);
     }
     Ok(all)
 }

@@ -43,16 +43,20 @@ struct BuildArgs {
 
 /// Print the exact value of a position for the player to move and of each legal move.
 #[derive(clap::Args)]
-#[command(after_help = "Example:\n  vlt tb probe --json --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  \
-                        {\"moves\":[{\"move\":\"5B\",\"value\":2},{\"move\":\"6B\",\"value\":2}],\"value\":2}")]
+#[command(after_help = "Examples:\n  vlt tb probe --json --dir tb '0,0,0,0,1,1/0,0,0,0,0,0 B 0 0'\n  \
+                        {\"moves\":[{\"move\":\"5B\",\"value\":2},{\"move\":\"6B\",\"value\":2}],\
+                        \"position\":\"0,0,0,0,1,1/0,0,0,0,0,0 B 0 0\",\"value\":2}\n  \
+                        vlt tb probe --json --dir tb - < positions.txt    # one JSON object a line")]
 struct ProbeArgs {
-    /// One JSON object: {"value", "moves": [{"move", "value"}]}.
+    /// One JSON object: {"position", "value", "moves": [{"move", "value"}]}.
     #[arg(long)]
     json: bool,
     /// The tables' folder.
     #[arg(long)]
     dir: PathBuf,
-    /// The position (N2).
+    /// The position (N2), or `-` for many: one a line from standard input (blank lines and lines
+    /// starting with `#` are skipped). A line that cannot be probed is reported (with --json as
+    /// {"line", "position", "error"}) and the others still are; the exit status is then 2.
     position: String,
 }
 
@@ -185,34 +189,104 @@ fn open_for(dir: &Path, stones: u32) -> anyhow::Result<Tablebase> {
 }
 
 fn probe(a: ProbeArgs) -> anyhow::Result<()> {
+    if a.position == "-" {
+        let mut out = std::io::stdout().lock();
+        return probe_batch(&a, std::io::stdin().lock(), &mut out);
+    }
     print!("{}", probe_text(&a)?);
     Ok(())
 }
 
-/// What `vlt tb probe` prints.
+/// What `vlt tb probe` prints for one position.
 fn probe_text(a: &ProbeArgs) -> anyhow::Result<String> {
-    use std::fmt::Write;
     let pos = super::parse_position(&a.position)?;
     let tb = open_for(&a.dir, pos.stones_on_board())?;
     let t = Instant::now();
-    let value = tb.probe(pos).expect("within the tables");
-    let moves = tb.probe_moves(pos).expect("within the tables");
-    let micros = t.elapsed().as_secs_f64() * 1e6;
-    let mut out = String::new();
-    if a.json {
-        let moves: Vec<_> =
-            moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
-        writeln!(out, "{}", serde_json::json!({"value": value, "moves": moves}))?;
-    } else {
-        writeln!(out, "{pos}")?;
-        writeln!(out, "value {value:+} for {} (future captures, own minus opponent's)", pos.to_move())?;
-        for (m, v) in &moves {
-            let best = if *v == value { "  best" } else { "" };
-            writeln!(out, "  {m}  {v:+}{best}")?;
-        }
-        eprintln!("probe with moves: {micros:.1} µs");
+    let out = probe_one(&tb, pos, a.json);
+    if !a.json {
+        eprintln!("probe with moves: {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
     }
     Ok(out)
+}
+
+/// The value of `pos` and of each of its moves, as `vlt tb probe` prints them (`pos` is within
+/// the tables).
+fn probe_one(tb: &Tablebase, pos: vlt_core::Position, json: bool) -> String {
+    use std::fmt::Write;
+    let value = tb.probe(pos).expect("within the tables");
+    let moves = tb.probe_moves(pos).expect("within the tables");
+    if json {
+        let moves: Vec<_> =
+            moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
+        return format!(
+            "{}\n",
+            serde_json::json!({"position": pos.to_string(), "value": value, "moves": moves})
+        );
+    }
+    let mut out = format!("{pos}\n");
+    let _ = writeln!(out, "value {value:+} for {} (future captures, own minus opponent's)", pos.to_move());
+    for (m, v) in &moves {
+        let best = if *v == value { "  best" } else { "" };
+        let _ = writeln!(out, "  {m}  {v:+}{best}");
+    }
+    out
+}
+
+/// `vlt tb probe --dir DIR -`: every position of `input`, one a line, probed in turn. A line that
+/// cannot be probed does not stop the others; it is reported (on standard error, or with `--json`
+/// as an object in its place) and makes the whole an input error at the end.
+fn probe_batch(
+    a: &ProbeArgs,
+    lines: impl std::io::BufRead,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let tb = Tablebase::open(&a.dir).map_err(tb_error)?;
+    let start = Instant::now();
+    let (mut probed, mut failed) = (0u64, 0u64);
+    for (i, line) in lines.lines().enumerate() {
+        let line = line.context("reading the positions from standard input")?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let pos = text.parse::<vlt_core::Position>().map_err(|e| e.to_string()).and_then(|p| {
+            if p.stones_on_board() <= tb.max_stones() {
+                Ok(p)
+            } else {
+                Err(format!(
+                    "the position has {} stones on the board; the tables go up to {}",
+                    p.stones_on_board(),
+                    tb.max_stones()
+                ))
+            }
+        });
+        match pos {
+            Ok(p) => {
+                out.write_all(probe_one(&tb, p, a.json).as_bytes())?;
+                probed += 1;
+            }
+            Err(e) => {
+                failed += 1;
+                if a.json {
+                    let o = serde_json::json!({"line": i + 1, "position": text, "error": e});
+                    writeln!(out, "{o}")?;
+                } else {
+                    eprintln!("vlt: line {}: {e}", i + 1);
+                }
+            }
+        }
+    }
+    out.flush()?;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "probed {probed} positions in {secs:.3} s ({:.1} µs each)",
+        secs * 1e6 / (probed.max(1) as f64)
+    );
+    if failed > 0 {
+        return Err(input(format!("{failed} of {} positions could not be probed", probed + failed)));
+    }
+    Ok(())
 }
 
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
@@ -358,6 +432,42 @@ mod tests {
         let text = stats_text(&StatsArgs { json: false, dir: d.clone() }).expect("stats");
         assert!(text.ends_with("every value has the parity of its stone count\n"), "{text}");
         assert_eq!(text.lines().count(), 1 + 6 + 1, "a header, layers 1 to 6, the parity line");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// `vlt tb probe --dir DIR -`: one answer a position, in input order; blank and `#` lines
+    /// skipped; a bad line (or one beyond the tables) is reported in its place and the rest still
+    /// probed, and the whole ends as an input error.
+    #[test]
+    fn probe_many_positions_from_standard_input() {
+        let d = dir("batch");
+        build(BuildArgs { max_stones: 6, dir: d.clone(), threads: Some(1) }).expect("build");
+        let lines = "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0\n\n# a comment\n  1,0,0,0,0,0/0,0,0,0,0,1 A 29 29  \n";
+        for json in [true, false] {
+            let mut out = Vec::new();
+            probe_batch(&probe_args(&d, "-", json), lines.as_bytes(), &mut out).expect("all probed");
+            let out = String::from_utf8(out).expect("utf-8");
+            let single = |p: &str| probe_text(&probe_args(&d, p, json)).expect("probe");
+            let want = single("0,0,0,0,1,1/0,0,0,0,0,0 B 0 0") + &single("1,0,0,0,0,0/0,0,0,0,0,1 A 29 29");
+            assert_eq!(out, want, "the same answers as one position at a time");
+        }
+        let bad = "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0\n5,5,5 B 0 0\n5,5,5,5,5,5/5,5,5,5,5,5 B 0 0\n\
+                   0,0,0,0,0,1/0,0,0,0,0,0 B 0 0\n";
+        let mut out = Vec::new();
+        let e = probe_batch(&probe_args(&d, "-", true), bad.as_bytes(), &mut out).expect_err("two bad lines");
+        assert_eq!(exit_code(&e), 2);
+        assert!(format!("{e}").contains("2 of 4 positions"), "{e}");
+        let objects: Vec<serde_json::Value> = String::from_utf8(out)
+            .expect("utf-8")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+            .collect();
+        assert_eq!(objects.len(), 4);
+        assert_eq!((objects[0]["value"].as_i64(), objects[3]["value"].as_i64()), (Some(2), Some(1)));
+        assert_eq!(objects[1]["line"], 2);
+        assert!(objects[1]["error"].as_str().is_some_and(|e| e.contains("row")), "{}", objects[1]);
+        assert_eq!(objects[2]["line"], 3);
+        assert!(objects[2]["error"].as_str().is_some_and(|e| e.contains("go up to 6")), "{}", objects[2]);
         let _ = std::fs::remove_dir_all(&d);
     }
 
