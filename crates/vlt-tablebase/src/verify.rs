@@ -110,24 +110,44 @@ pub fn verify(
     progress: &(dyn Fn(u32, u64, u64) + Sync),
     report: &mut dyn FnMut(LayerReport),
 ) -> Result<Vec<LayerReport>, TbError> {
-    let mut layers: Vec<Vec<u8>> = Vec::new();
+    verify_from(dir, 0, rebuild, progress, report)
+}
+
+/// Like [`verify`], for the layers of `from` stones and more only (after a build has added them):
+/// the smaller ones are only read, as the successors of the checked ones, with their header and
+/// length checked. The layers are memory-mapped, so the memory needed is the page cache's.
+///
+/// # Errors
+/// As [`verify`]; [`TbError::NoTables`] also when no layer of `from` stones or more exists.
+pub fn verify_from(
+    dir: &Path,
+    from: u32,
+    rebuild: bool,
+    progress: &(dyn Fn(u32, u64, u64) + Sync),
+    report: &mut dyn FnMut(LayerReport),
+) -> Result<Vec<LayerReport>, TbError> {
+    let mut layers: Vec<memmap2::Mmap> = Vec::new();
     let mut out = Vec::new();
     for n in 0..=index::MAX_LAYER {
         if !format::layer_path(dir, n).exists() {
             break;
         }
         let start = std::time::Instant::now();
-        let (header, data) = format::read_layer(dir, n)?;
-        if !format::check_checksum(&header, &data) {
+        let (header, map) = format::map_layer(dir, n)?;
+        if n < from {
+            layers.push(map);
+            continue;
+        }
+        let data = &map[format::HEADER_LEN..];
+        if !format::check_checksum(&header, data) {
             return Err(TbError::BadFile {
                 path: format::layer_path(dir, n),
                 reason: "checksum mismatch: the entries are damaged".into(),
             });
         }
-        let lower: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
+        let lower: Vec<&[u8]> = layers.iter().map(|m| &m[format::HEADER_LEN..]).collect();
         let entries = data.len() as u64;
-        let (positions, bad, first) =
-            check_layer(n, &data, &lower, &|d| progress(n, d.min(entries), entries));
+        let (positions, bad, first) = check_layer(n, data, &lower, &|d| progress(n, d.min(entries), entries));
         if bad > 0 {
             return Err(TbError::Mismatch {
                 stones: n,
@@ -137,7 +157,7 @@ pub fn verify(
             });
         }
         if rebuild {
-            let differ = rebuild_matches(n, &data, &lower);
+            let differ = rebuild_matches(n, data, &lower);
             if differ > 0 {
                 return Err(TbError::Mismatch {
                     stones: n,
@@ -155,7 +175,7 @@ pub fn verify(
         };
         report(r);
         out.push(r);
-        layers.push(data);
+        layers.push(map);
     }
     if out.is_empty() {
         return Err(TbError::NoTables(dir.to_path_buf()));

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use vlt_core::Position;
 use vlt_tablebase::build::build_in_memory;
-use vlt_tablebase::verify::verify;
+use vlt_tablebase::verify::{verify, verify_from};
 use vlt_tablebase::{BuildEvent, Tablebase, TbError, build, format};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -32,6 +32,13 @@ fn build_open_probe_verify_and_resume() {
 
     let reports = verify(&dir, true, &|_, _, _| {}, &mut |_| {}).expect("verify");
     assert_eq!(reports.len(), 10);
+    // Only the layers a resumed build added: 8 and 9, read over the smaller ones.
+    let top = verify_from(&dir, 8, false, &|_, _, _| {}, &mut |_| {}).expect("verify 8 and 9");
+    let counts = |r: &[vlt_tablebase::verify::LayerReport]| {
+        r.iter().map(|r| (r.stones, r.positions)).collect::<Vec<_>>()
+    };
+    assert_eq!(counts(&top), counts(&reports[8..]));
+    assert!(matches!(verify_from(&dir, 10, false, &|_, _, _| {}, &mut |_| {}), Err(TbError::NoTables(_))));
 
     // Interrupt: the last two layers are lost; resuming keeps 0..=7 and rebuilds 8 and 9.
     std::fs::remove_file(format::layer_path(&dir, 9)).expect("rm");

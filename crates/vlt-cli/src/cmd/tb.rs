@@ -71,6 +71,10 @@ struct VerifyArgs {
     /// successor check alone cannot tell from made-up ones).
     #[arg(long)]
     rebuild: bool,
+    /// Only the layers of this many stones and more (say, those a resumed build just added); the
+    /// smaller ones are read as their successors, not checked.
+    #[arg(long, default_value_t = 0, value_name = "STONES")]
+    from: u32,
 }
 
 /// Per layer: positions, how many the mover wins, draws and loses, the mean value, and how many
@@ -316,13 +320,14 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
             r.millis as f64 / 1000.0
         );
     };
-    let reports =
-        vlt_tablebase::verify::verify(&a.dir, a.rebuild, &progress, &mut report).map_err(tb_error)?;
+    let reports = vlt_tablebase::verify::verify_from(&a.dir, a.from, a.rebuild, &progress, &mut report)
+        .map_err(tb_error)?;
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
     println!(
-        "verified {} layers (0 to {} stones), {positions} positions{}, in {:.1} s: all values agree",
+        "verified {} layers ({} to {} stones), {positions} positions{}, in {:.1} s: all values agree",
         reports.len(),
-        reports.len() - 1,
+        a.from,
+        a.from as usize + reports.len() - 1,
         if a.rebuild { ", each solved again" } else { "" },
         start.elapsed().as_secs_f64()
     );
@@ -415,7 +420,10 @@ mod tests {
         assert_eq!(v["moves"][1]["value"], 2);
         let text = probe_text(&probe_args(&d, "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", false)).expect("probe");
         assert!(text.contains("value +2 for B"), "{text}");
-        verify(VerifyArgs { dir: d.clone(), rebuild: true }).expect("verify");
+        verify(VerifyArgs { dir: d.clone(), rebuild: true, from: 0 }).expect("verify");
+        verify(VerifyArgs { dir: d.clone(), rebuild: false, from: 5 }).expect("verify layers 5 and 6");
+        let e = verify(VerifyArgs { dir: d.clone(), rebuild: false, from: 7 }).expect_err("no layer 7");
+        assert_eq!(exit_code(&e), 2, "{e}");
         let json = stats_text(&StatsArgs { json: true, dir: d.clone() }).expect("stats");
         let v: serde_json::Value = serde_json::from_str(&json).expect("json");
         let layers = v["layers"].as_array().expect("layers");
@@ -485,7 +493,7 @@ mod tests {
         assert_eq!(exit_code(&e), 2);
         let e = build(BuildArgs { max_stones: 99, dir: d.clone(), threads: Some(1) }).expect_err("too big");
         assert_eq!(exit_code(&e), 2);
-        let e = verify(VerifyArgs { dir: dir("missing2"), rebuild: false }).expect_err("no tables");
+        let e = verify(VerifyArgs { dir: dir("missing2"), rebuild: false, from: 0 }).expect_err("no tables");
         assert_eq!(exit_code(&e), 2);
         let e = stats_text(&StatsArgs { json: false, dir: dir("missing3") }).expect_err("no tables");
         assert_eq!(exit_code(&e), 2);
