@@ -295,6 +295,15 @@ fn probe_batch(
 
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let start = Instant::now();
+    // The layers present, from 0 up to the first one missing (as the tables open).
+    let top = (0..=index::MAX_LAYER).take_while(|&n| format::layer_path(&a.dir, n).exists()).last();
+    if let Some(top) = top.filter(|&t| t < a.from) {
+        return Err(input(format!(
+            "--from {}: the tables in {} go up to {top} stones",
+            a.from,
+            a.dir.display()
+        )));
+    }
     let bar: Mutex<Option<(u32, ProgressBar)>> = Mutex::new(None);
     let progress = |n: u32, done: u64, total: u64| {
         let mut g = bar.lock().expect("bar");
@@ -424,6 +433,11 @@ mod tests {
         verify(VerifyArgs { dir: d.clone(), rebuild: false, from: 5 }).expect("verify layers 5 and 6");
         let e = verify(VerifyArgs { dir: d.clone(), rebuild: false, from: 7 }).expect_err("no layer 7");
         assert_eq!(exit_code(&e), 2, "{e}");
+        assert!(
+            format!("{e}").contains("--from 7: the tables in")
+                && format!("{e}").ends_with("go up to 6 stones"),
+            "{e}"
+        );
         let json = stats_text(&StatsArgs { json: true, dir: d.clone() }).expect("stats");
         let v: serde_json::Value = serde_json::from_str(&json).expect("json");
         let layers = v["layers"].as_array().expect("layers");
