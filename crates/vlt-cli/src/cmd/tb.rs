@@ -4,7 +4,7 @@ use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use vlt_tablebase::{BuildEvent, Tablebase, TbError, format, index};
 
 /// Endgame tablebases: build them, probe a position, verify them, count their values.
@@ -117,6 +117,52 @@ fn bar_style() -> ProgressStyle {
         .progress_chars("=> ")
 }
 
+/// One layer's progress: a bar on a terminal; where standard error is not one (a build or check
+/// left running with its output in a log file), a plain line every [`LayerProgress::EVERY`]
+/// instead, which the bar would not give.
+struct LayerProgress {
+    stones: u32,
+    bar: ProgressBar,
+    plain: bool,
+    last: Instant,
+}
+
+impl LayerProgress {
+    const EVERY: Duration = Duration::from_secs(60);
+
+    fn new(stones: u32, total: u64) -> LayerProgress {
+        use std::io::IsTerminal;
+        let bar = ProgressBar::new(total).with_style(bar_style()).with_prefix(format!("layer {stones}"));
+        LayerProgress { stones, bar, plain: !std::io::stderr().is_terminal(), last: Instant::now() }
+    }
+
+    fn set(&mut self, done: u64) {
+        let total = self.bar.length().unwrap_or(done);
+        self.bar.set_position(done.min(total));
+        if self.plain && self.last.elapsed() >= Self::EVERY {
+            self.last = Instant::now();
+            eprintln!(
+                "{}",
+                plain_progress(self.stones, done.min(total), total, self.bar.elapsed(), self.bar.eta())
+            );
+        }
+    }
+
+    fn finish(self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The plain progress line: `layer 27:  45% of 4812483648 steps, 612 s, about 748 s left`.
+fn plain_progress(stones: u32, done: u64, total: u64, elapsed: Duration, eta: Duration) -> String {
+    format!(
+        "layer {stones:2}: {:3}% of {total} steps, {} s, about {} s left",
+        done * 100 / total.max(1),
+        elapsed.as_secs(),
+        eta.as_secs()
+    )
+}
+
 /// Peak resident memory of this process in MiB, where Linux tells it.
 fn peak_rss_mib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -130,22 +176,21 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build()?;
     let start = Instant::now();
-    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let bar: Mutex<Option<LayerProgress>> = Mutex::new(None);
     let dir = a.dir.clone();
     let events = |e: BuildEvent| match e {
         BuildEvent::LayerKept { stones } => eprintln!("layer {stones:2}: kept (already built)"),
         BuildEvent::LayerStart { stones, total, .. } => {
-            let b = ProgressBar::new(total).with_style(bar_style()).with_prefix(format!("layer {stones}"));
-            *bar.lock().expect("bar") = Some(b);
+            *bar.lock().expect("bar") = Some(LayerProgress::new(stones, total));
         }
         BuildEvent::Progress { done, .. } => {
-            if let Some(b) = bar.lock().expect("bar").as_ref() {
-                b.set_position(done.min(b.length().unwrap_or(done)));
+            if let Some(b) = bar.lock().expect("bar").as_mut() {
+                b.set(done);
             }
         }
         BuildEvent::LayerDone { stones, stats } => {
             if let Some(b) = bar.lock().expect("bar").take() {
-                b.finish_and_clear();
+                b.finish();
             }
             let secs = stats.millis as f64 / 1000.0;
             let size = std::fs::metadata(format::layer_path(&dir, stones)).map(|m| m.len()).unwrap_or(0);
@@ -304,23 +349,22 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
             a.dir.display()
         )));
     }
-    let bar: Mutex<Option<(u32, ProgressBar)>> = Mutex::new(None);
+    let bar: Mutex<Option<LayerProgress>> = Mutex::new(None);
     let progress = |n: u32, done: u64, total: u64| {
         let mut g = bar.lock().expect("bar");
-        if g.as_ref().is_none_or(|(m, _)| *m != n) {
-            if let Some((_, b)) = g.take() {
-                b.finish_and_clear();
+        if g.as_ref().is_none_or(|b| b.stones != n) {
+            if let Some(b) = g.take() {
+                b.finish();
             }
-            let b = ProgressBar::new(total).with_style(bar_style()).with_prefix(format!("layer {n}"));
-            *g = Some((n, b));
+            *g = Some(LayerProgress::new(n, total));
         }
-        if let Some((_, b)) = g.as_ref() {
-            b.set_position(done);
+        if let Some(b) = g.as_mut() {
+            b.set(done);
         }
     };
     let mut report = |r: vlt_tablebase::verify::LayerReport| {
-        if let Some((_, b)) = bar.lock().expect("bar").take() {
-            b.finish_and_clear();
+        if let Some(b) = bar.lock().expect("bar").take() {
+            b.finish();
         }
         eprintln!(
             "layer {:2}: {:>11} positions ok, checksum ok ({:.2} s)",
@@ -491,6 +535,14 @@ mod tests {
         assert_eq!(objects[2]["line"], 3);
         assert!(objects[2]["error"].as_str().is_some_and(|e| e.contains("go up to 6")), "{}", objects[2]);
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// Where standard error is a log file, a build or check prints a plain progress line.
+    #[test]
+    fn plain_progress_line() {
+        let line = plain_progress(27, 450, 1000, Duration::from_secs(612), Duration::from_millis(748_900));
+        assert_eq!(line, "layer 27:  45% of 1000 steps, 612 s, about 748 s left");
+        assert!(plain_progress(0, 0, 0, Duration::ZERO, Duration::ZERO).contains("  0% of 0 steps"));
     }
 
     #[test]
