@@ -332,7 +332,7 @@ pub fn build(
         }
         let entries = index::layer_entries(n);
         events(BuildEvent::LayerStart { stones: n, entries, total: 2 * entries });
-        let lower: Vec<&[u8]> = layers.iter().map(|m| &m[format::HEADER_LEN..]).collect();
+        let lower: Vec<&[u8]> = layers.iter().map(format::entries).collect();
         let (data, stats) = solve_layer(n, &lower, &|done| events(BuildEvent::Progress { stones: n, done }));
         format::write_layer(dir, n, &data)?;
         drop(data);

@@ -126,8 +126,8 @@ pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<(), TbError> {
     write().map_err(|e| TbError::io(&path, e))
 }
 
-/// Maps layer `n` into memory read-only, checking its header and length like [`read_layer`]
-/// (not its checksum). The entries are `map[HEADER_LEN..]`.
+/// Maps layer `n` into memory read-only, checking its header and its length (not its checksum:
+/// see [`check_checksum`]). [`entries`] gives the entries of the map.
 ///
 /// # Errors
 /// [`TbError::Io`] or [`TbError::BadFile`].
@@ -164,19 +164,13 @@ fn checked_header(path: &Path, bytes: &[u8], n: u32) -> Result<Header, TbError> 
     Ok(header)
 }
 
-/// Reads layer `n`, checking its header and length (not its checksum: see [`check_checksum`]).
-///
-/// # Errors
-/// [`TbError::Io`] or [`TbError::BadFile`].
-pub fn read_layer(dir: &Path, n: u32) -> Result<(Header, Vec<u8>), TbError> {
-    let path = layer_path(dir, n);
-    let mut bytes = std::fs::read(&path).map_err(|e| TbError::io(&path, e))?;
-    let header = checked_header(&path, &bytes, n)?;
-    bytes.drain(..HEADER_LEN);
-    Ok((header, bytes))
+/// The entries of a layer mapped by [`map_layer`]: what follows its header.
+#[must_use]
+pub fn entries(map: &memmap2::Mmap) -> &[u8] {
+    &map[HEADER_LEN..]
 }
 
-/// Checks the checksum of a layer read by [`read_layer`].
+/// Checks the checksum of a layer's entries against its header.
 #[must_use]
 pub fn check_checksum(header: &Header, bytes: &[u8]) -> bool {
     checksum(bytes) == header.checksum

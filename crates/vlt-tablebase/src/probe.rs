@@ -28,7 +28,7 @@ enum Layer {
 impl Layer {
     fn entries(&self) -> &[u8] {
         match self {
-            Layer::Mapped(map) => &map[format::HEADER_LEN..],
+            Layer::Mapped(map) => format::entries(map),
             Layer::Owned(v) => v,
         }
     }

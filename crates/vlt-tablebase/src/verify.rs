@@ -138,14 +138,14 @@ pub fn verify_from(
             layers.push(map);
             continue;
         }
-        let data = &map[format::HEADER_LEN..];
+        let data = format::entries(&map);
         if !format::check_checksum(&header, data) {
             return Err(TbError::BadFile {
                 path: format::layer_path(dir, n),
                 reason: "checksum mismatch: the entries are damaged".into(),
             });
         }
-        let lower: Vec<&[u8]> = layers.iter().map(|m| &m[format::HEADER_LEN..]).collect();
+        let lower: Vec<&[u8]> = layers.iter().map(format::entries).collect();
         let entries = data.len() as u64;
         let (positions, bad, first) = check_layer(n, data, &lower, &|d| progress(n, d.min(entries), entries));
         if bad > 0 {
