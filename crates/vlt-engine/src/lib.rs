@@ -430,15 +430,15 @@ fn tablebase_result(tb: &vlt_tablebase::Tablebase, game: &Game) -> Option<Search
     let start = Instant::now();
     let pos = game.position();
     let mut moves = tb.probe_moves(pos)?;
+    // Best first; the stable sort keeps ring order among equals, so `best` is the tables' own
+    // choice, the one the PV starts with.
     moves.sort_by_key(|&(_, v)| -v);
     let (best, score) = *moves.first()?;
     let mut pv = Vec::new();
     let mut keys: Vec<u128> = game.since_last_capture().iter().map(|p| p.repetition_key()).collect();
     let mut p = pos;
-    // The first best move in ring order, as `best` above (stable sort): the PV starts with it.
-    let first_best = |ms: Vec<(Move, i32)>| ms.into_iter().reduce(|b, m| if m.1 > b.1 { m } else { b });
     while pv.len() < 40 && !p.is_game_over() {
-        let Some(m) = tb.probe_moves(p).and_then(first_best) else { break };
+        let Some(m) = tb.best_move(p) else { break };
         pv.push(m.0);
         let (next, k) = p.play_counting(m.0);
         if k > 0 {

@@ -5,8 +5,7 @@
 //! capture difference the tables promised (docs/engine.md: none and none, 9–12 stones).
 //!
 //!     cargo run --release -p vlt-tablebase --example perfect_play -- DIR
-use std::collections::HashMap;
-use vlt_core::{ByPlayer, Player, Position};
+use vlt_core::{ByPlayer, Game, Player, Position, Termination};
 use vlt_tablebase::{Tablebase, index};
 
 fn main() {
@@ -30,32 +29,16 @@ fn main() {
                 if start.to_move() != pl {
                     continue; // not a position: normalised to the other player (R5)
                 }
-                let v = tb.probe(start).expect("in the tables");
-                let mover = start.to_move();
-                let (mut p, mut diff) = (start, 0i32);
-                let mut seen: HashMap<u128, u32> = HashMap::new();
-                loop {
-                    if p.is_game_over() {
-                        break;
-                    }
-                    let c = seen.entry(p.repetition_key()).or_insert(0);
-                    *c += 1;
-                    if *c == 3 {
-                        r7 += 1;
-                        break;
-                    }
-                    let ms = tb.probe_moves(p).expect("in the tables");
-                    let m = ms.into_iter().reduce(|b, m| if m.1 > b.1 { m } else { b }).expect("a move").0;
-                    let who = p.to_move();
-                    let (q, k) = p.play_counting(m);
-                    if k > 0 {
-                        seen.clear();
-                    }
-                    diff += if who == mover { k as i32 } else { -(k as i32) };
-                    p = q;
+                let mut game = Game::new(start);
+                while !game.is_over() {
+                    let (m, _) = tb.best_move(game.position()).expect("in the tables, not over");
+                    game.play(m).expect("a legal move");
                 }
+                let mover = start.to_move();
+                let got = game.position().capture_diff(mover) - start.capture_diff(mover);
                 games += 1;
-                wrong += u64::from(diff != v);
+                r7 += u64::from(game.result().is_some_and(|r| r.termination == Termination::Repetition));
+                wrong += u64::from(Some(got) != tb.probe(start));
             }
         }
         println!("n={n}: {games} positions, {r7} ended by R7, {wrong} not realised");

@@ -117,4 +117,12 @@ impl Tablebase {
                 .collect(),
         )
     }
+
+    /// The move perfect play makes in `pos`: the first best one in ring order, with its value
+    /// (which is [`Tablebase::probe`]'s). One fixed choice among equal moves, so that the move an
+    /// engine plays and the line it shows agree. `None` when the game is over or beyond the tables.
+    #[must_use]
+    pub fn best_move(&self, pos: Position) -> Option<(Move, i32)> {
+        self.probe_moves(pos)?.into_iter().reduce(|b, m| if m.1 > b.1 { m } else { b })
+    }
 }

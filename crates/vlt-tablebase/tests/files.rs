@@ -28,6 +28,9 @@ fn build_open_probe_verify_and_resume() {
     let moves = tb.probe_moves(pos).expect("in the tables");
     assert_eq!(moves.len(), pos.legal_moves().len());
     assert_eq!(moves.iter().map(|m| m.1).max(), Some(v));
+    // best_move: the first best in ring order (several moves are worth +3 here).
+    assert!(moves.iter().filter(|m| m.1 == v).count() > 1);
+    assert_eq!(tb.best_move(pos), moves.iter().copied().find(|m| m.1 == v));
     assert!(tb.probe("5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".parse().expect("start")).is_none());
 
     let reports = verify(&dir, true, &|_, _, _| {}, &mut |_| {}).expect("verify");
