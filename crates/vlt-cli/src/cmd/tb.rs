@@ -228,13 +228,18 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
 fn open_for(dir: &Path, stones: u32) -> anyhow::Result<Tablebase> {
     let tb = Tablebase::open_up_to(dir, stones).map_err(tb_error)?;
     if tb.max_stones() < stones {
-        return Err(input(format!(
-            "the position has {stones} stones on the board; the tables in {} go up to {}",
-            dir.display(),
-            tb.max_stones()
-        )));
+        return Err(input(beyond_tables(stones, dir, &tb)));
     }
     Ok(tb)
+}
+
+/// Why a position with `stones` on the board cannot be probed in the tables `tb` from `dir`.
+fn beyond_tables(stones: u32, dir: &Path, tb: &Tablebase) -> String {
+    format!(
+        "the position has {stones} stones on the board; the tables in {} go up to {}",
+        dir.display(),
+        tb.max_stones()
+    )
 }
 
 fn probe(a: ProbeArgs) -> anyhow::Result<()> {
@@ -303,11 +308,7 @@ fn probe_batch(
             if p.stones_on_board() <= tb.max_stones() {
                 Ok(p)
             } else {
-                Err(format!(
-                    "the position has {} stones on the board; the tables go up to {}",
-                    p.stones_on_board(),
-                    tb.max_stones()
-                ))
+                Err(beyond_tables(p.stones_on_board(), &a.dir, &tb))
             }
         });
         match pos {
