@@ -25,6 +25,16 @@ pub enum TbError {
     /// The folder holds no table (not even the 0-stone layer).
     #[error("{0}: no tablebase files (vlt-tb-00.bin …)")]
     NoTables(PathBuf),
+    /// Verification from a layer the folder does not reach (`vlt tb verify --from`).
+    #[error("{dir}: the tables go up to {top} stones, none of {from} or more")]
+    NoLayersFrom {
+        /// The folder.
+        dir: PathBuf,
+        /// The first layer asked for.
+        from: u32,
+        /// The largest layer there.
+        top: u32,
+    },
     /// A layer beyond what the index supports was asked for.
     #[error("{0} stones is beyond what tables support (at most {max})", max = crate::index::MAX_LAYER)]
     TooManyStones(u32),

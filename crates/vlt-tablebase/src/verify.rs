@@ -118,7 +118,7 @@ pub fn verify(
 /// length checked. The layers are memory-mapped, so the memory needed is the page cache's.
 ///
 /// # Errors
-/// As [`verify`]; [`TbError::NoTables`] also when no layer of `from` stones or more exists.
+/// As [`verify`]; [`TbError::NoLayersFrom`] when no layer of `from` stones or more exists.
 pub fn verify_from(
     dir: &Path,
     from: u32,
@@ -177,8 +177,9 @@ pub fn verify_from(
         out.push(r);
         layers.push(map);
     }
-    if out.is_empty() {
-        return Err(TbError::NoTables(dir.to_path_buf()));
+    match (out.is_empty(), layers.len()) {
+        (true, 0) => Err(TbError::NoTables(dir.to_path_buf())),
+        (true, n) => Err(TbError::NoLayersFrom { dir: dir.to_path_buf(), from, top: n as u32 - 1 }),
+        (false, _) => Ok(out),
     }
-    Ok(out)
 }

@@ -41,7 +41,10 @@ fn build_open_probe_verify_and_resume() {
         r.iter().map(|r| (r.stones, r.positions)).collect::<Vec<_>>()
     };
     assert_eq!(counts(&top), counts(&reports[8..]));
-    assert!(matches!(verify_from(&dir, 10, false, &|_, _, _| {}, &mut |_| {}), Err(TbError::NoTables(_))));
+    assert!(matches!(
+        verify_from(&dir, 10, false, &|_, _, _| {}, &mut |_| {}),
+        Err(TbError::NoLayersFrom { from: 10, top: 9, .. })
+    ));
 
     // Interrupt: the last two layers are lost; resuming keeps 0..=7 and rebuilds 8 and 9.
     std::fs::remove_file(format::layer_path(&dir, 9)).expect("rm");

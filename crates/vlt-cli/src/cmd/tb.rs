@@ -103,6 +103,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 /// Opening errors caused by what the user named (no tables, damaged files) exit 2.
 fn tb_error(e: TbError) -> anyhow::Error {
     match e {
+        TbError::NoLayersFrom { dir, from, top } => {
+            input(format!("--from {from}: the tables in {} go up to {top} stones", dir.display()))
+        }
         TbError::NoTables(_)
         | TbError::BadFile { .. }
         | TbError::TooManyStones(_)
@@ -341,15 +344,6 @@ fn probe_batch(
 
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    // The layers present, from 0 up to the first one missing (as the tables open).
-    let top = (0..=index::MAX_LAYER).take_while(|&n| format::layer_path(&a.dir, n).exists()).last();
-    if let Some(top) = top.filter(|&t| t < a.from) {
-        return Err(input(format!(
-            "--from {}: the tables in {} go up to {top} stones",
-            a.from,
-            a.dir.display()
-        )));
-    }
     let bar: Mutex<Option<LayerProgress>> = Mutex::new(None);
     let progress = |n: u32, done: u64, total: u64| {
         let mut g = bar.lock().expect("bar");
