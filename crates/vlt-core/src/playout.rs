@@ -26,6 +26,28 @@ impl SplitMix64 {
     }
 }
 
+/// A position with exactly `n` stones on the board from a game played from the start by a
+/// greedy-random policy (seven moves in ten capture the most stones possible, R4; the others are
+/// any legal move), or `None` when the game skips `n` (a capture may take several stones) or
+/// runs 2,000 plies without reaching it. Realistic positions for measuring solvers.
+pub fn greedy_position(n: u32, rng: &mut SplitMix64) -> Option<Position> {
+    let mut pos = Position::START;
+    let mut plies = 0;
+    while pos.stones_on_board() > n && plies < 2000 {
+        let moves: Vec<_> = pos.legal_moves().collect();
+        let mv = if rng.below(10) < 7 {
+            let best = moves.iter().map(|&m| pos.play_counting(m).1).max().unwrap_or(0);
+            let top: Vec<_> = moves.iter().copied().filter(|&m| pos.play_counting(m).1 == best).collect();
+            top[rng.below(top.len() as u32) as usize]
+        } else {
+            moves[rng.below(moves.len() as u32) as usize]
+        };
+        pos = pos.play_unchecked(mv);
+        plies += 1;
+    }
+    (pos.stones_on_board() == n).then_some(pos)
+}
+
 /// How a playout ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Playout {
@@ -77,5 +99,24 @@ pub fn random_playout(start: Position, rng: &mut SplitMix64, keys: &mut Vec<u128
         }
         seen[w] |= b;
         keys.push(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Greedy games give positions of the asked stone count, the same ones for the same seed.
+    #[test]
+    fn greedy_positions_have_the_stone_count() {
+        let draw = |seed| {
+            let mut rng = SplitMix64(seed);
+            (0..50).filter_map(|_| greedy_position(20, &mut rng)).collect::<Vec<_>>()
+        };
+        let found = draw(7);
+        assert!(found.len() > 5);
+        assert!(found.iter().all(|p| p.stones_on_board() == 20 && !p.is_game_over()));
+        assert_eq!(found, draw(7));
+        assert_ne!(found, draw(8));
     }
 }

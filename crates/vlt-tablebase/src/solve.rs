@@ -20,9 +20,11 @@
 //! value, each proved by a complete argument that uses no repetition of a position above it, so
 //! the graph-history interaction that spoils transposition tables in cyclic games cannot arise.
 
+pub mod estimate;
 mod pns;
 
 use crate::probe::Tablebase;
+use estimate::Estimator;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use vlt_core::{Player, Position};
@@ -102,6 +104,10 @@ pub struct Solver<'a> {
     /// When profiling: expanded positions by stones on the board.
     by_stones: Option<Vec<u64>>,
     method: Method,
+    /// Orders the search (initial proof numbers, the first guess); `None`: the middle of the bounds.
+    estimator: Option<&'a Estimator>,
+    /// The positions given initial numbers, when recording them (for fitting an estimator).
+    leaves: Option<Vec<Position>>,
 }
 
 const UNKNOWN: u8 = 0;
@@ -199,7 +205,27 @@ impl<'a> Solver<'a> {
             proof_sizes: None,
             by_stones: None,
             method: Method::default(),
+            estimator: Some(Estimator::builtin()),
+            leaves: None,
         }
+    }
+
+    /// Chooses the estimate that orders the search (default: [`Estimator::builtin`]); `None` takes
+    /// the middle of a position's proved bounds instead, as before version 4. The values found do
+    /// not depend on it, only the work.
+    pub fn set_estimator(&mut self, estimator: Option<&'a Estimator>) {
+        self.estimator = estimator;
+    }
+
+    /// Whether to record every position the search gives initial proof numbers (the leaves an
+    /// estimate is asked about), for fitting an estimator; see [`Solver::take_leaves`].
+    pub fn record_leaves(&mut self, on: bool) {
+        self.leaves = on.then(Vec::new);
+    }
+
+    /// The positions recorded since the last call (see [`Solver::record_leaves`]).
+    pub fn take_leaves(&mut self) -> Vec<Position> {
+        self.leaves.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Chooses how threshold tests are searched (default [`Method::ProofNumber`]). The values found
@@ -318,8 +344,11 @@ impl<'a> Solver<'a> {
         if let Some(v) = self.tb.probe(pos) {
             return v as i8;
         }
-        if depth == 0 || pos.is_game_over() {
+        if pos.is_game_over() {
             return 0;
+        }
+        if depth == 0 {
+            return self.estimator.map_or(0, |e| e.estimate(pos) as i8);
         }
         self.stats.guess_nodes += 1;
         let mover = pos.to_move();

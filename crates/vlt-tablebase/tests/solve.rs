@@ -5,6 +5,7 @@ use vlt_core::{ByPlayer, Player, Position, ROW};
 use vlt_tablebase::Tablebase;
 use vlt_tablebase::build::build_in_memory;
 use vlt_tablebase::index::{boards, unrank};
+use vlt_tablebase::solve::estimate::{Estimator, N_FEATURES};
 use vlt_tablebase::solve::{Method, SolveError, Solver};
 
 fn position(n: u32, r: u64, p: Player) -> Option<Position> {
@@ -169,6 +170,55 @@ fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
         let s = shared.stats();
         assert!(s.nested_nodes > 0 && s.nodes > s.nested_nodes, "{method:?}: {s:?}");
     }
+}
+
+/// The estimate orders the search and nothing else: without one, and with a perverse one (every
+/// estimate at the opposite extreme from the truth's likely side), the solver gives the same values
+/// as the tables; and the shipped one saves work against none.
+#[test]
+fn the_estimate_changes_the_work_not_the_values() {
+    let full = build_in_memory(12);
+    let tb = Tablebase::from_layers(full[..=8].to_vec());
+    let big = Tablebase::from_layers(full.clone());
+    let mut positions = cycle_positions(&big, 10, 20);
+    for n in 9..=12 {
+        positions.extend(sample(n, 15));
+    }
+    // b2 = 60 and nothing else: "every position is worth everything" (clamped to ±stones).
+    let perverse = Estimator::new(8, vec![0.0; 8 * N_FEATURES], vec![0.0; 8], vec![0.0; 8], 60.0);
+    let mut nodes = Vec::new();
+    for estimate in [Some(Estimator::builtin()), None, Some(&perverse)] {
+        let mut solver = Solver::new(&tb, u64::MAX);
+        solver.set_estimator(estimate);
+        let mut total = 0;
+        for &pos in &positions {
+            let mut fresh = Solver::new(&tb, u64::MAX);
+            fresh.set_estimator(estimate);
+            assert_eq!(fresh.value(pos), Ok(big.probe(pos).expect("in")), "fresh, {estimate:?}: {pos}");
+            total += fresh.stats().nodes;
+            assert_eq!(solver.value(pos), Ok(big.probe(pos).expect("in")), "shared: {pos}");
+        }
+        nodes.push(total);
+    }
+    assert!(nodes[0] < nodes[1] && nodes[0] < nodes[2], "builtin, none, perverse: {nodes:?}");
+}
+
+/// The solver records the leaves it asks the estimate about when told to (for fitting one): every
+/// one beyond the tables, none after they are taken.
+#[test]
+fn leaves_are_recorded_on_request() {
+    let tb = Tablebase::from_layers(build_in_memory(6));
+    let pos: Position = "1,0,1,0,1,0/1,2,0,1,2,0 A 25 26".parse().expect("R7's cycle");
+    let mut solver = Solver::new(&tb, u64::MAX);
+    solver.value(pos).expect("solved");
+    assert!(solver.take_leaves().is_empty(), "not recorded unless asked");
+    let mut solver = Solver::new(&tb, u64::MAX);
+    solver.record_leaves(true);
+    solver.value(pos).expect("solved");
+    let leaves = solver.take_leaves();
+    assert!(!leaves.is_empty());
+    assert!(leaves.iter().all(|p| p.stones_on_board() > 6 && !p.is_game_over()));
+    assert!(solver.take_leaves().is_empty());
 }
 
 /// Graph-history interaction (R7): the positions of the rules' cycle are solved by one solver in

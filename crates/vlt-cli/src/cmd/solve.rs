@@ -5,11 +5,12 @@ use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use vlt_core::playout::SplitMix64;
+use vlt_core::playout::{SplitMix64, greedy_position};
 use vlt_core::{Game, Position};
 use vlt_engine::{Engine, EngineConfig, Level};
 use vlt_tablebase::Tablebase;
 use vlt_tablebase::build::build_in_memory;
+use vlt_tablebase::solve::estimate::Estimator;
 use vlt_tablebase::solve::{Method, SolveError, SolveStats, Solver};
 
 /// Tables built in memory when no --dir is given (a fraction of a second).
@@ -59,6 +60,11 @@ pub struct Args {
     /// earlier local closures with nested tests for captures (closure).
     #[arg(long, value_enum, default_value_t = SearchMethod::Pns)]
     method: SearchMethod,
+    /// What orders the search: the shipped estimate of values (builtin), none (the middle of the
+    /// proved bounds, as before), or a weights file written by the fit_estimate example. The
+    /// values found never depend on it, only the work.
+    #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
+    estimate: String,
 }
 
 /// `--games`: how the survey's positions are drawn.
@@ -88,19 +94,33 @@ impl SearchMethod {
     }
 }
 
+/// The estimate `--estimate` names (`None`: no estimate).
+fn estimator(name: &str) -> anyhow::Result<Option<Estimator>> {
+    Ok(match name {
+        "builtin" => Some(Estimator::builtin().clone()),
+        "none" => None,
+        file => {
+            let bytes = std::fs::read(file).map_err(|e| input(format!("--estimate {file}: {e}")))?;
+            Some(Estimator::from_bytes(&bytes).map_err(|e| input(format!("--estimate {file}: {e}")))?)
+        }
+    })
+}
+
 pub fn run(a: Args) -> anyhow::Result<()> {
     let tb = match &a.dir {
         Some(dir) => Tablebase::open(dir).map_err(input)?,
         None => Tablebase::from_layers(build_in_memory(DEFAULT_STONES)),
     };
+    let estimate = estimator(&a.estimate)?;
     if let Some(range) = &a.survey {
-        return survey(&a, &tb, range);
+        return survey(&a, &tb, range, estimate.as_ref());
     }
     let pos = super::parse_position(a.position.as_deref().expect("clap requires it"))?;
     let bar = spinner(a.json);
     let start = Instant::now();
     let mut solver = Solver::new(&tb, a.max_nodes);
     solver.set_method(a.method.method());
+    solver.set_estimator(estimate.as_ref());
     solver.on_progress(|s: &SolveStats| bar.set_message(progress_line(s, start)));
     let solved =
         solver.value(pos).and_then(|v| Ok((v, if a.moves { solver.move_values(pos)? } else { Vec::new() })));
@@ -187,27 +207,7 @@ fn engine_game_position(n: u32, engine: &mut Engine, seed: u64) -> Option<Positi
     (pos.stones_on_board() == n && !game.is_over()).then_some(pos)
 }
 
-/// A position with exactly `n` stones on the board from a game played by a greedy-random policy
-/// (mostly the move that captures most, otherwise any), or `None` when the game skips `n`.
-fn game_position(n: u32, rng: &mut SplitMix64) -> Option<Position> {
-    let mut pos = Position::START;
-    let mut plies = 0;
-    while pos.stones_on_board() > n && plies < 2000 {
-        let moves: Vec<_> = pos.legal_moves().collect();
-        let mv = if rng.below(10) < 7 {
-            let best = moves.iter().map(|&m| pos.play_counting(m).1).max().unwrap_or(0);
-            let top: Vec<_> = moves.iter().copied().filter(|&m| pos.play_counting(m).1 == best).collect();
-            top[rng.below(top.len() as u32) as usize]
-        } else {
-            moves[rng.below(moves.len() as u32) as usize]
-        };
-        pos = pos.play_unchecked(mv);
-        plies += 1;
-    }
-    (pos.stones_on_board() == n).then_some(pos)
-}
-
-fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
+fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -> anyhow::Result<()> {
     let parse = |s: &str| {
         s.trim().parse::<u32>().map_err(|_| input(format!("--survey {range:?}: expected FROM..=TO")))
     };
@@ -238,13 +238,14 @@ fn survey(a: &Args, tb: &Tablebase, range: &str) -> anyhow::Result<()> {
         while nodes.len() < a.per_stone && tries < 1000 * a.per_stone {
             tries += 1;
             let drawn = match a.games {
-                Games::Greedy => game_position(n, &mut rng),
+                Games::Greedy => greedy_position(n, &mut rng),
                 Games::Engine => engine_game_position(n, &mut engine, rng.next_u64()),
             };
             let Some(pos) = drawn else { continue };
             let start = Instant::now();
             let mut solver = Solver::new(tb, a.max_nodes);
             solver.set_method(a.method.method());
+            solver.set_estimator(estimate);
             let r = solver.value(pos);
             secs.push(start.elapsed().as_secs_f64());
             match r {
@@ -306,20 +307,8 @@ mod tests {
             check: None,
             games: Games::Greedy,
             method: SearchMethod::Pns,
+            estimate: "builtin".into(),
         }
-    }
-
-    #[test]
-    fn game_positions_have_the_stone_count() {
-        let mut rng = SplitMix64(7);
-        let mut found = 0;
-        for _ in 0..50 {
-            if let Some(p) = game_position(20, &mut rng) {
-                assert_eq!(p.stones_on_board(), 20);
-                found += 1;
-            }
-        }
-        assert!(found > 5);
     }
 
     /// Engine games give positions of the asked stone count, legal and not over, the same ones for
@@ -390,5 +379,34 @@ mod tests {
         let mut a = args(None);
         a.survey = Some("3..=12".into());
         assert_eq!(exit_code(&run(a).expect_err("below the tables")), 2);
+        // --estimate: a missing file and a file that is not an estimate, each named.
+        for (file, says) in
+            [("/nonexistent/w.bin", "No such file"), ("Cargo.toml", "not a vlt estimate file")]
+        {
+            let mut a = args(Some("1,0,1,0,1,0/1,2,0,1,2,0 A 25 26"));
+            a.estimate = file.into();
+            let e = run(a).expect_err("bad --estimate");
+            assert_eq!(exit_code(&e), 2);
+            assert!(e.to_string().contains(file) && e.to_string().contains(says), "{e}");
+        }
+    }
+
+    /// `--estimate none`, the built-in one and the same weights from a file give the same value.
+    #[test]
+    fn estimates_from_every_source_agree() {
+        let file = std::env::temp_dir().join(format!("vlt-estimate-{}.bin", std::process::id()));
+        std::fs::write(&file, Estimator::builtin().to_bytes()).expect("write");
+        for estimate in ["none", "builtin", file.to_str().expect("utf-8")] {
+            let mut a = args(Some("0,1,2,0,1,0/2,0,1,3,0,2 B 20 18"));
+            a.estimate = estimate.into();
+            run(a).expect("solved");
+            assert!(estimator(estimate).is_ok());
+        }
+        assert_eq!(
+            estimator(file.to_str().expect("utf-8")).expect("read").as_ref(),
+            Some(Estimator::builtin())
+        );
+        assert_eq!(estimator("none").expect("none"), None);
+        std::fs::remove_file(file).ok();
     }
 }

@@ -32,7 +32,7 @@ const INF: u32 = u32::MAX;
 /// No index / no dependency.
 const NONE: u32 = u32::MAX;
 /// Initial proof (disproof) number added per stone by which a leaf's threshold lies above (below)
-/// the middle of its known bounds.
+/// its estimated value (the solver's estimate, or the middle of its known bounds).
 const THRESHOLD_WEIGHT: u32 = 1;
 /// Initial numbers are multiplied by `1 + HEIGHT_WEIGHT × (stones above the tables)`.
 const HEIGHT_WEIGHT: u32 = 6;
@@ -477,14 +477,23 @@ impl Solver<'_> {
     /// Initial proof and disproof numbers of a new leaf `(pos, t)` whose mover has `moves` moves.
     ///
     /// Three cheap signs of how hard a node is: one good move proves it, all its moves are needed to
-    /// refute it (mobility); a threshold far above what the bounds suggest is hard to reach, one far
-    /// below easy ([`THRESHOLD_WEIGHT`] per stone of distance); and a position with more stones
-    /// above the tables has a bigger game below it ([`HEIGHT_WEIGHT`]), which makes captures look
-    /// cheaper than quiet moves. Tuned on other positions than the survey's (seed 2, 22–24 stones
-    /// over 18-stone tables): 1.3× fewer nodes from the threshold term, 1.6× from the height term.
-    fn initial(&self, pos: Position, t: i8, moves: u32) -> (u32, u32) {
+    /// refute it (mobility); a threshold far above what the position is estimated to be worth is
+    /// hard to reach, one far below easy ([`THRESHOLD_WEIGHT`] per stone of distance; the estimate
+    /// is the solver's [`Estimator`](super::estimate::Estimator), kept within the proved bounds, or
+    /// without one the middle of those bounds); and a position with more stones above the tables
+    /// has a bigger game below it ([`HEIGHT_WEIGHT`]), which makes captures look cheaper than quiet
+    /// moves. The weights were tuned without the estimate (seed 2, 22–24 stones over 18-stone
+    /// tables: 1.3× fewer nodes from the threshold term, 1.6× from the height term) and re-checked
+    /// with it (threshold weight 2 or 3, squared distances, height weight 3 or 12: no better).
+    fn initial(&mut self, pos: Position, t: i8, moves: u32) -> (u32, u32) {
         let (lo, hi) = self.bounds_of(pos);
-        let mid = (i32::from(lo) + i32::from(hi)) / 2;
+        let mid = match self.estimator {
+            Some(e) => e.estimate(pos).clamp(i32::from(lo), i32::from(hi)),
+            None => (i32::from(lo) + i32::from(hi)) / 2,
+        };
+        if let Some(leaves) = &mut self.leaves {
+            leaves.push(pos);
+        }
         let t = i32::from(t);
         let pn = 1 + THRESHOLD_WEIGHT * (t - mid).max(0) as u32;
         let dn = moves * (1 + THRESHOLD_WEIGHT * (mid + 1 - t).max(0) as u32);
