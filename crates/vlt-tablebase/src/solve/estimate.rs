@@ -14,6 +14,7 @@
 //! The estimate only orders the search: the solver's values and bounds never depend on it, so a
 //! poor estimate costs nodes, never correctness.
 
+use vlt_core::sowing::capture_of;
 use vlt_core::{HOLES, Position, ROW};
 
 /// Number of input features (see [`features`]).
@@ -124,25 +125,6 @@ impl Features {
     pub fn as_slice(&self) -> &[(u16, f32)] {
         &self.items[..self.len]
     }
-}
-
-/// Stones that sowing hole `h` of `b` would capture now (R3, R4).
-fn capture_of(b: &[u8; HOLES], h: usize) -> u32 {
-    let n = usize::from(b[h]);
-    let last = match n {
-        0 | 13.. => return 0,
-        12 => h, // a full lap: the last stone falls into the emptied hole
-        _ if b[(h + n) % HOLES] != 0 => return 0,
-        _ => (h + n) % HOLES,
-    };
-    // The chain runs back over holes that were empty (now one stone), never past the sown hole.
-    let mut k = 1;
-    let mut j = (last + HOLES - 1) % HOLES;
-    while j != h && b[j] == 0 {
-        k += 1;
-        j = (j + HOLES - 1) % HOLES;
-    }
-    k
 }
 
 /// One hidden layer of rectified units over [`features`]: the estimated value (future capture
@@ -281,30 +263,6 @@ impl Estimator {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `capture_of` agrees with the rules crate (R3, R4) on positions of random games.
-    #[test]
-    fn capture_of_matches_the_rules() {
-        let mut rng = vlt_core::playout::SplitMix64(5);
-        let mut checked = 0;
-        for _ in 0..500 {
-            let mut pos = Position::START;
-            for _ in 0..rng.below(120) {
-                let moves: Vec<_> = pos.legal_moves().collect();
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play_unchecked(moves[rng.below(moves.len() as u32) as usize]);
-            }
-            let board = pos.board();
-            for m in pos.legal_moves() {
-                let h = m.hole().index();
-                assert_eq!(capture_of(&board, h), u32::from(pos.play_counting(m).1), "{pos} {m}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 1000);
-    }
 
     /// The shipped estimate knows something: on positions of 9–12 stones from greedy games its
     /// error is well below that of knowing nothing (estimating 0), and it is exact-ish on average.
