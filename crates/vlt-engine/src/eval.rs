@@ -204,7 +204,6 @@ pub fn evaluate(pos: Position, w: &Weights) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vlt_core::playout::SplitMix64;
 
     #[test]
     fn symmetric_start_is_balanced() {
