@@ -19,6 +19,10 @@
 //! Only path-independent facts are kept between tests, with either method: bounds on a position's
 //! value, each proved by a complete argument that uses no repetition of a position above it, so
 //! the graph-history interaction that spoils transposition tables in cyclic games cannot arise.
+//!
+//! What the search tries first comes from a learned [`estimate`] of values (fitted to the tables,
+//! see that module): the centre of each leaf's initial proof numbers and the leaves of the first
+//! guess. It orders the work and never decides anything.
 
 pub mod estimate;
 mod pns;
