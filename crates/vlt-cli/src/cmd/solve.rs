@@ -391,21 +391,25 @@ mod tests {
         }
     }
 
-    /// `--estimate none`, the built-in one and the same weights from a file give the same value.
+    /// `--estimate none`, the built-in one and the same weights from a file give the same value;
+    /// the file reads back as the built-in weights.
     #[test]
     fn estimates_from_every_source_agree() {
         let file = std::env::temp_dir().join(format!("vlt-estimate-{}.bin", std::process::id()));
         std::fs::write(&file, Estimator::builtin().to_bytes()).expect("write");
-        for estimate in ["none", "builtin", file.to_str().expect("utf-8")] {
+        let name = file.to_str().expect("utf-8");
+        let tb = Tablebase::from_layers(build_in_memory(DEFAULT_STONES));
+        let pos: Position = "0,1,2,0,1,0/2,0,1,3,0,2 B 20 18".parse().expect("position");
+        for estimate in ["none", "builtin", name] {
             let mut a = args(Some("0,1,2,0,1,0/2,0,1,3,0,2 B 20 18"));
             a.estimate = estimate.into();
             run(a).expect("solved");
-            assert!(estimator(estimate).is_ok());
+            let e = estimator(estimate).expect("an estimate");
+            let mut solver = Solver::new(&tb, 1_000_000);
+            solver.set_estimator(e.as_ref());
+            assert_eq!(solver.value(pos), Ok(-4), "--estimate {estimate}");
         }
-        assert_eq!(
-            estimator(file.to_str().expect("utf-8")).expect("read").as_ref(),
-            Some(Estimator::builtin())
-        );
+        assert_eq!(estimator(name).expect("read").as_ref(), Some(Estimator::builtin()));
         assert_eq!(estimator("none").expect("none"), None);
         std::fs::remove_file(file).ok();
     }
