@@ -17,6 +17,13 @@ fn position(n: u32, r: u64, p: Player) -> Option<Position> {
     Some(Position::new(b, p, ByPlayer::new(0, 0)).expect("valid"))
 }
 
+/// The layers of the 12-stone tables, built once for the tests that solve over their smaller
+/// layers and check against all of them.
+fn layers_to_12() -> &'static [Vec<u8>] {
+    static LAYERS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    LAYERS.get_or_init(|| build_in_memory(12))
+}
+
 #[test]
 fn solver_agrees_with_bigger_tables() {
     let full = build_in_memory(11);
@@ -138,9 +145,9 @@ fn cycle_positions(big: &Tablebase, n: u32, want: usize) -> Vec<Position> {
 
 #[test]
 fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
-    let full = build_in_memory(12);
+    let full = layers_to_12();
     let tb = Tablebase::from_layers(full[..=8].to_vec());
-    let big = Tablebase::from_layers(full.clone());
+    let big = Tablebase::from_layers(full.to_vec());
     let mut positions = cycle_positions(&big, 10, 60);
     positions.extend(cycle_positions(&big, 12, 60));
     for n in 9..=12 {
@@ -173,13 +180,13 @@ fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
 }
 
 /// The estimate orders the search and nothing else: without one, and with a perverse one (every
-/// estimate at the opposite extreme from the truth's likely side), the solver gives the same values
-/// as the tables; and the shipped one saves work against none.
+/// position worth everything to its mover), the solver gives the same values as the tables; and
+/// the shipped one saves work against both.
 #[test]
 fn the_estimate_changes_the_work_not_the_values() {
-    let full = build_in_memory(12);
+    let full = layers_to_12();
     let tb = Tablebase::from_layers(full[..=8].to_vec());
-    let big = Tablebase::from_layers(full.clone());
+    let big = Tablebase::from_layers(full.to_vec());
     let mut positions = cycle_positions(&big, 10, 20);
     for n in 9..=12 {
         positions.extend(sample(n, 15));
@@ -228,8 +235,8 @@ fn leaves_are_recorded_on_request() {
 /// unit tests in `solve/pns.rs` drive its repetition rule directly.)
 #[test]
 fn repetitions_do_not_leak_between_paths() {
-    let full = build_in_memory(12);
-    let big = Tablebase::from_layers(full.clone());
+    let full = layers_to_12();
+    let big = Tablebase::from_layers(full.to_vec());
     let mut cycle = cycle_positions(&big, 10, 0);
     assert_eq!(cycle.len(), 12);
     let zeros = cycle_positions(&big, 12, 80).split_off(12);
