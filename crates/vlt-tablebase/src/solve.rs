@@ -379,6 +379,26 @@ impl<'a> Solver<'a> {
         best
     }
 
+    /// Whether the player to move in `pos` can force a future capture difference of at least `t`
+    /// (as [`Tablebase::probe`] counts it): one threshold test, usually much cheaper than the exact
+    /// [`Solver::value`], which needs two or more. `t = 1` asks whether the mover wins, `t = 0`
+    /// whether it does not lose.
+    ///
+    /// # Errors
+    /// [`SolveError::NodeLimit`] when the work exceeds the limit.
+    pub fn can_force(&mut self, pos: Position, t: i32) -> Result<bool, SolveError> {
+        let n = pos.stones_on_board() as i32;
+        // Every value lies within ±stones on the board: such thresholds need no search.
+        if t > n || t <= -n {
+            return Ok(t <= -n);
+        }
+        let saved = std::mem::replace(&mut self.budget_end, u64::MAX);
+        let r = self.at_least(pos, t as i8);
+        self.budget_end = saved;
+        // Without a budget a test always finishes.
+        r.map(|v| v.expect("no budget"))
+    }
+
     /// Every legal move of `pos` with its exact value for the mover (R4, R5).
     ///
     /// # Errors

@@ -179,6 +179,37 @@ fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
     }
 }
 
+/// One threshold test answers "can the mover force at least t?" as the tables do, for thresholds
+/// around the value (where tests are hardest) and beyond the stones on the board (no search), and
+/// costs less than the exact value on the positions that need a search.
+#[test]
+fn can_force_agrees_with_the_tables_and_costs_less_than_the_value() {
+    let full = layers_to_12();
+    let tb = Tablebase::from_layers(full[..=8].to_vec());
+    let big = Tablebase::from_layers(full.to_vec());
+    let mut positions = cycle_positions(&big, 12, 20);
+    positions.extend(sample(11, 15));
+    positions.extend(sample(12, 15));
+    let (mut test_nodes, mut value_nodes) = (0, 0);
+    for &pos in &positions {
+        let v = big.probe(pos).expect("in the big tables");
+        let n = pos.stones_on_board() as i32;
+        let mut shared = Solver::new(&tb, u64::MAX);
+        for t in [v - 2, v - 1, v, v + 1, v + 2, n + 1, -n] {
+            assert_eq!(shared.can_force(pos, t), Ok(t <= v), "{pos} (value {v:+}), at least {t:+}");
+        }
+        assert_eq!(Solver::new(&tb, 0).can_force(pos, n + 1), Ok(false), "no search beyond the stones");
+        let mut one = Solver::new(&tb, u64::MAX);
+        assert_eq!(one.can_force(pos, 1), Ok(1 <= v), "{pos}");
+        test_nodes += one.stats().nodes;
+        let mut exact = Solver::new(&tb, u64::MAX);
+        assert_eq!(exact.value(pos), Ok(v));
+        value_nodes += exact.stats().nodes;
+    }
+    assert!(positions.len() > 60, "{}", positions.len());
+    assert!(test_nodes > 0 && test_nodes < value_nodes, "one test {test_nodes} nodes, values {value_nodes}");
+}
+
 /// The estimate orders the search and nothing else: without one, and with a perverse one (every
 /// position worth everything to its mover), the solver gives the same values as the tables; and
 /// the shipped one saves work against both.

@@ -29,13 +29,17 @@ pub struct Args {
     #[arg(long)]
     dir: Option<PathBuf>,
     /// Also give every legal move's value.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "at_least")]
     moves: bool,
+    /// Answer only whether the player to move can force at least this capture difference (one
+    /// threshold test, cheaper than the exact value): 1 asks "does it win?", 0 "does it not lose?".
+    #[arg(long, value_name = "T", allow_negative_numbers = true, conflicts_with = "survey")]
+    at_least: Option<i32>,
     /// Stop after expanding this many positions (memory grows with it: ~100 bytes each).
     #[arg(long, default_value_t = 50_000_000)]
     max_nodes: u64,
     /// One JSON object: {"value", "nodes", "nested_nodes", "guess_nodes", "tests", "seconds",
-    /// "moves"?}.
+    /// "moves"?}; with --at-least: {"at_least", "holds", "nodes", "nested_nodes", "tests", "seconds"}.
     #[arg(long)]
     json: bool,
     /// Measure instead: solve positions from self-played games for each stone count in FROM..=TO
@@ -122,6 +126,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     solver.set_method(a.method.method());
     solver.set_estimator(estimate.as_ref());
     solver.on_progress(|s: &SolveStats| bar.set_message(progress_line(s, start)));
+    if let Some(t) = a.at_least {
+        let holds = solver.can_force(pos, t);
+        bar.finish_and_clear();
+        let holds = holds.map_err(|e| input(format!("{e}; raise --max-nodes or build bigger tables")))?;
+        report_test(&a, pos, t, holds, &solver.stats(), start.elapsed().as_secs_f64());
+        return Ok(());
+    }
     let solved =
         solver.value(pos).and_then(|v| Ok((v, if a.moves { solver.move_values(pos)? } else { Vec::new() })));
     bar.finish_and_clear();
@@ -171,6 +182,29 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Prints the answer of `--at-least T`.
+fn report_test(a: &Args, pos: Position, t: i32, holds: bool, stats: &SolveStats, secs: f64) {
+    if a.json {
+        let o = serde_json::json!({
+            "at_least": t,
+            "holds": holds,
+            "nodes": stats.nodes,
+            "nested_nodes": stats.nested_nodes,
+            "tests": stats.tests,
+            "seconds": secs,
+        });
+        println!("{o}");
+    } else {
+        println!("{pos}");
+        let can = if holds { "can" } else { "cannot" };
+        println!(
+            "{} {can} force a capture difference of at least {t:+} (own minus opponent's)",
+            pos.to_move()
+        );
+        println!("{} nodes, {} tests, {secs:.2} s", stats.nodes, stats.tests);
+    }
 }
 
 fn spinner(hidden: bool) -> ProgressBar {
@@ -308,6 +342,7 @@ mod tests {
             games: Games::Greedy,
             method: SearchMethod::Pns,
             estimate: "builtin".into(),
+            at_least: None,
         }
     }
 
