@@ -203,7 +203,8 @@ fn report_test(a: &Args, pos: Position, t: i32, holds: bool, stats: &SolveStats,
             "{} {can} force a capture difference of at least {t:+} (own minus opponent's)",
             pos.to_move()
         );
-        println!("{} nodes, {} tests, {secs:.2} s", stats.nodes, stats.tests);
+        let plural = if stats.tests == 1 { "" } else { "s" };
+        println!("{} nodes, {} test{plural}, {secs:.2} s", stats.nodes, stats.tests);
     }
 }
 
