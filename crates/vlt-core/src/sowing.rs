@@ -132,31 +132,19 @@ impl Capture {
 #[must_use]
 pub fn capture_of(board: &[u8; HOLES], h: usize) -> u32 {
     let n = board[h] as usize;
-    match n {
-        0 | 13.. => 0,
-        12 => {
-            let mut k = 1;
-            let mut j = (h + HOLES - 1) % HOLES;
-            while j != h && board[j] == 0 {
-                k += 1;
-                j = (j + HOLES - 1) % HOLES;
-            }
-            k
-        }
-        _ => {
-            let last = (h + n) % HOLES;
-            if board[last] != 0 {
-                return 0;
-            }
-            let mut k = 1;
-            let mut j = (last + HOLES - 1) % HOLES;
-            while j != h && board[j] == 0 {
-                k += 1;
-                j = (j + HOLES - 1) % HOLES;
-            }
-            k
-        }
+    let last = (h + n) % HOLES;
+    // With 12 the last stone lands in `h`, emptied by the sowing; otherwise in a hole that must
+    // have been empty.
+    if n == 0 || n >= 13 || (n != 12 && board[last] != 0) {
+        return 0;
     }
+    let mut k = 1;
+    let mut j = (last + HOLES - 1) % HOLES;
+    while j != h && board[j] == 0 {
+        k += 1;
+        j = (j + HOLES - 1) % HOLES;
+    }
+    k
 }
 
 #[cfg(test)]

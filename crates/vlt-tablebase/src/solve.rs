@@ -288,11 +288,19 @@ impl<'a> Solver<'a> {
     /// # Errors
     /// [`SolveError::NodeLimit`] when the work exceeds the limit.
     pub fn value(&mut self, pos: Position) -> Result<i32, SolveError> {
+        self.without_budget(|s| s.value_within_budget(pos))
+    }
+
+    /// Runs `f` with no nested-test budget (only the node limit), then restores the budget.
+    fn without_budget<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<Option<T>, SolveError>,
+    ) -> Result<T, SolveError> {
         let saved = std::mem::replace(&mut self.budget_end, u64::MAX);
-        let v = self.value_within_budget(pos);
+        let r = f(self);
         self.budget_end = saved;
         // Without a budget a test always finishes.
-        v.map(|v| v.expect("no budget"))
+        r.map(|v| v.expect("no budget"))
     }
 
     /// [`Solver::value`] within the budget at hand: `None` when it ran out.
@@ -392,11 +400,7 @@ impl<'a> Solver<'a> {
         if t > n || t <= -n {
             return Ok(t <= -n);
         }
-        let saved = std::mem::replace(&mut self.budget_end, u64::MAX);
-        let r = self.at_least(pos, t as i8);
-        self.budget_end = saved;
-        // Without a budget a test always finishes.
-        r.map(|v| v.expect("no budget"))
+        self.without_budget(|s| s.at_least(pos, t as i8))
     }
 
     /// Every legal move of `pos` with its exact value for the mover (R4, R5).

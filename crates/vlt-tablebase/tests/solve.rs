@@ -24,6 +24,12 @@ fn layers_to_12() -> &'static [Vec<u8>] {
     LAYERS.get_or_init(|| build_in_memory(12))
 }
 
+/// The 8-stone tables to solve over and the 12-stone tables to check against.
+fn tables_8_and_12() -> (Tablebase, Tablebase) {
+    let full = layers_to_12();
+    (Tablebase::from_layers(full[..=8].to_vec()), Tablebase::from_layers(full.to_vec()))
+}
+
 #[test]
 fn solver_agrees_with_bigger_tables() {
     let full = build_in_memory(11);
@@ -145,9 +151,7 @@ fn cycle_positions(big: &Tablebase, n: u32, want: usize) -> Vec<Position> {
 
 #[test]
 fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
-    let full = layers_to_12();
-    let tb = Tablebase::from_layers(full[..=8].to_vec());
-    let big = Tablebase::from_layers(full.to_vec());
+    let (tb, big) = tables_8_and_12();
     let mut positions = cycle_positions(&big, 10, 60);
     positions.extend(cycle_positions(&big, 12, 60));
     for n in 9..=12 {
@@ -184,9 +188,7 @@ fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
 /// costs less than the exact value on the positions that need a search.
 #[test]
 fn can_force_agrees_with_the_tables_and_costs_less_than_the_value() {
-    let full = layers_to_12();
-    let tb = Tablebase::from_layers(full[..=8].to_vec());
-    let big = Tablebase::from_layers(full.to_vec());
+    let (tb, big) = tables_8_and_12();
     let mut positions = cycle_positions(&big, 12, 20);
     positions.extend(sample(11, 15));
     positions.extend(sample(12, 15));
@@ -215,9 +217,7 @@ fn can_force_agrees_with_the_tables_and_costs_less_than_the_value() {
 /// the shipped one saves work against both.
 #[test]
 fn the_estimate_changes_the_work_not_the_values() {
-    let full = layers_to_12();
-    let tb = Tablebase::from_layers(full[..=8].to_vec());
-    let big = Tablebase::from_layers(full.to_vec());
+    let (tb, big) = tables_8_and_12();
     let mut positions = cycle_positions(&big, 10, 20);
     for n in 9..=12 {
         positions.extend(sample(n, 15));
