@@ -2,20 +2,32 @@
 //! weights file that vlt ships as `src/solve/estimate.bin`:
 //!
 //! ```text
-//! cargo run --release -p vlt-tablebase --example fit_estimate -- DIR OUT [LABELS]
+//! cargo run --release -p vlt-tablebase --example fit_estimate -- DIR OUT [LABELS [ABOVE]]
 //! ```
 //!
 //! `DIR` holds tables of at least `LABELS` stones (default 18); only layers up to `LABELS` are read,
-//! so the estimate knows nothing the solver over those tables does not. The positions to fit are
-//! the ones the solver itself asks the estimate about: the leaves of solves of greedy-game positions
-//! up to `LABELS` stones over smaller tables (`LABELS − 8`, `− 6`, `− 4`, `− 2` stones), labelled
-//! with their exact values from the `LABELS`-stone tables. Two rounds: the first solves without an
-//! estimate, the second with the estimate fitted to the first round's leaves (the leaves a guided
-//! search meets are not the same); the final fit uses both. Deterministic: the same tables give the
-//! same file. About 20 seconds on this project's two-core machine.
+//! so the estimate knows nothing that a solver over those tables cannot find out itself. The
+//! positions to fit are the ones the solver asks the estimate about, in three rounds:
+//!
+//! 1. the leaves of solves of greedy-game positions of up to `LABELS` stones over smaller tables
+//!    (`LABELS − 8`, `− 6`, `− 4`, `− 2` stones), unguided, labelled with their exact values from
+//!    the `LABELS`-stone tables;
+//! 2. the same, guided by an estimate fitted to round 1 (a guided search meets other leaves);
+//! 3. the leaves of solves of positions of `LABELS + 1` to `LABELS + ABOVE` stones (default 4) over
+//!    the `LABELS`-stone tables themselves, guided by an estimate fitted to rounds 1 and 2, up to
+//!    [`PER_LAYER`] of each stone count, **labelled by the solver** (their exact values over the
+//!    same tables). Fitted on the tables alone the estimate has to extrapolate upward, and its
+//!    error doubles from one to six stones above them; these labels teach it the layers it is used
+//!    on.
+//!
+//! The final fit uses all three rounds. Deterministic: the same tables give the same file. Rounds 1
+//! and 2 take about 20 seconds on this project's two-core machine, round 3 (the solves that label
+//! it) most of the rest; the whole run prints its progress.
 
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
+use std::time::Instant;
 use vlt_core::Position;
 use vlt_core::playout::{SplitMix64, greedy_position};
 use vlt_tablebase::Tablebase;
@@ -29,15 +41,21 @@ const EPOCHS: usize = 8;
 const BATCH: usize = 256;
 /// Games per stone count and table size in a round.
 const GAMES: usize = 10;
-/// Nodes a solve may expand while collecting leaves.
+/// Nodes a solve may expand while collecting leaves, or labelling one in round 3 (a label that
+/// needs more is left out).
 const MAX_NODES: u64 = 2_000_000;
+/// Games per stone count in round 3.
+const ABOVE_GAMES: usize = 80;
+/// Leaves per stone count labelled in round 3.
+const PER_LAYER: usize = 20_000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(dir), Some(out)) = (args.first(), args.get(1)) else {
-        return Err("usage: fit_estimate DIR OUT [LABELS]".into());
+        return Err("usage: fit_estimate DIR OUT [LABELS [ABOVE]]".into());
     };
     let labels_at: u32 = args.get(2).map_or(Ok(18), |s| s.parse())?;
+    let above: u32 = args.get(3).map_or(Ok(4), |s| s.parse())?;
     let labels = Tablebase::open_up_to(Path::new(dir), labels_at)?;
     if labels.max_stones() < labels_at {
         return Err(format!(
@@ -74,10 +92,71 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         eprintln!("round {}: {} new positions, {} in all", round + 1, data.len() - before, data.len());
     }
+    if above > 0 {
+        let guide = fit(&data, EPOCHS);
+        let before = data.len();
+        data.extend(above_the_tables(&labels, &guide, above, &mut seen));
+        eprintln!("round 3: {} new positions, {} in all", data.len() - before, data.len());
+    }
     let e = fit(&data, EPOCHS);
     std::fs::write(out, e.to_bytes())?;
     eprintln!("wrote {out}");
     Ok(())
+}
+
+/// Round 3: leaves of solves above the tables, up to [`PER_LAYER`] a stone count, labelled by the
+/// solver over the same tables.
+fn above_the_tables(
+    tb: &Tablebase,
+    guide: &Estimator,
+    above: u32,
+    seen: &mut HashSet<u128>,
+) -> Vec<(Position, f32)> {
+    let top = tb.max_stones() + above;
+    // The leaves of all the solves together: most leaves of a solve have fewer stones than its
+    // root, and the pool keeps the mix the solver meets.
+    let mut pool = Vec::new();
+    let mut rng = SplitMix64(1000);
+    for n in tb.max_stones() + 1..=top {
+        for _ in 0..ABOVE_GAMES {
+            let Some(pos) = (0..1000).find_map(|_| greedy_position(n, &mut rng)) else { continue };
+            let mut solver = Solver::new(tb, MAX_NODES);
+            solver.set_estimator(Some(guide));
+            solver.record_leaves(true);
+            let _ = solver.value(pos);
+            pool.extend(solver.take_leaves());
+        }
+    }
+    // A fixed shuffle, then the first new positions of each stone count.
+    for i in (1..pool.len()).rev() {
+        pool.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    let mut out = Vec::new();
+    for n in tb.max_stones() + 1..=top {
+        let picked: Vec<Position> = pool
+            .iter()
+            .copied()
+            .filter(|l| l.stones_on_board() == n && seen.insert(l.repetition_key()))
+            .take(PER_LAYER)
+            .collect();
+        let start = Instant::now();
+        let labelled: Vec<Option<(Position, f32)>> = picked
+            .par_iter()
+            .map(|&leaf| {
+                let mut solver = Solver::new(tb, MAX_NODES);
+                solver.set_estimator(Some(guide));
+                solver.value(leaf).ok().map(|v| (leaf, v as f32))
+            })
+            .collect();
+        let solved = labelled.iter().flatten().count();
+        eprintln!(
+            "  {n} stones: {solved} of {} leaves labelled by the solver in {:.0} s",
+            picked.len(),
+            start.elapsed().as_secs_f64()
+        );
+        out.extend(labelled.into_iter().flatten());
+    }
+    out
 }
 
 /// Least squares by Adam on mini-batches, from a fixed seed.

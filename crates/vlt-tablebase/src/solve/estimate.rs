@@ -8,9 +8,11 @@
 //! true values, as an experiment) it needs 2.7× fewer nodes on 24-stone positions over 18-stone
 //! tables, 4.3× with a perfect first guess too. This
 //! module gives a cheap estimate that gets much of that: a small neural network (one hidden layer
-//! of rectified units) over features of the board, fitted by least squares to the exact values of
-//! positions **from the tables the solver is given** (18 stones and fewer), and used above them.
-//! See docs/tablebase.md ("Session 7: the estimate") for how it was fitted and what it saves.
+//! of rectified units) over features of the board, fitted by least squares to exact values that a
+//! solver **over the tables it is given** (18 stones and fewer) can know: those of the tables'
+//! positions, and those of positions up to four stones above them, found by the solver itself
+//! over those tables. See docs/tablebase.md ("Session 7: the estimate", "Session 9") for how it
+//! was fitted and what it saves.
 //!
 //! The estimate only orders the search: the solver's values and bounds never depend on it, so a
 //! poor estimate costs nodes, never correctness.
@@ -26,7 +28,7 @@ const ONE_HOT: usize = 14;
 const MAX_HIDDEN: usize = 256;
 /// Magic bytes opening a weights file (`estimate.bin`), with the format's version.
 const MAGIC: &[u8; 8] = b"VLTEST01";
-/// The weights fitted by `examples/fit_estimate.rs` from the 18-stone tables.
+/// The weights fitted by `examples/fit_estimate.rs` from the 18-stone tables (and solves over them).
 const BUILTIN: &[u8] = include_bytes!("estimate.bin");
 
 /// Why a weights file cannot be read.
@@ -154,7 +156,8 @@ impl Estimator {
         Estimator { hidden, w1, b1, w2, b2 }
     }
 
-    /// The weights shipped with vlt, fitted to the 18-stone tables (parsed once).
+    /// The weights shipped with vlt, fitted to the 18-stone tables and to solves over them (parsed
+    /// once).
     ///
     /// # Panics
     /// Never in a build that passed its tests (the shipped file is checked by one).
