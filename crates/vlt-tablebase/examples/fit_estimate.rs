@@ -45,9 +45,9 @@ const GAMES: usize = 10;
 /// needs more is left out).
 const MAX_NODES: u64 = 2_000_000;
 /// Games per stone count in round 3.
-const ABOVE_GAMES: usize = 80;
+const ABOVE_GAMES: usize = 160;
 /// Leaves per stone count labelled in round 3.
-const PER_LAYER: usize = 20_000;
+const PER_LAYER: usize = 40_000;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
