@@ -46,6 +46,10 @@ const HEIGHT_BASE: f32 = 1.75;
 const UNIT: f32 = 4.0;
 /// Larger initial numbers are cut to this (far below [`INF`], which only decided nodes have).
 const MAX_INITIAL: f32 = 1e9;
+/// The height term stops growing this many stones above the tables, so that the numbers of a
+/// position far above them (which no search reaches the bottom of anyway) still differ by their
+/// thresholds instead of all being cut to [`MAX_INITIAL`].
+const MAX_HEIGHT: u32 = 20;
 /// At most six legal moves (R3: one per hole of the mover's row).
 const MAX_MOVES: usize = 6;
 
@@ -505,7 +509,7 @@ impl Solver<'_> {
             leaves.push(pos);
         }
         let t = i32::from(t);
-        let above = pos.stones_on_board().saturating_sub(self.tb.max_stones());
+        let above = pos.stones_on_board().saturating_sub(self.tb.max_stones()).min(MAX_HEIGHT);
         let unit = UNIT * HEIGHT_BASE.powi(above as i32);
         let pn = unit * base.powi((t - mid).max(0));
         let dn = moves as f32 * unit * base.powi((mid + 1 - t).max(0));
@@ -574,6 +578,23 @@ mod tests {
             assert!(back.neg && back.t == 1 - t && back.dep == 0 && back.b == 0);
             assert_eq!(back.pn == 0, back.t <= 0);
         }
+    }
+
+    /// Far above the tables the initial numbers still grow with the threshold's distance from the
+    /// estimate (the height term stops at [`MAX_HEIGHT`] instead of cutting every leaf's numbers
+    /// to [`MAX_INITIAL`]).
+    #[test]
+    fn far_above_the_tables_thresholds_still_differ() {
+        let tb = Tablebase::from_layers(build_in_memory(2));
+        let mut solver = Solver::new(&tb, u64::MAX);
+        solver.set_estimator(None); // the estimate is then the middle of the bounds ±48: 0
+        let pos: Position = "4,4,4,4,4,4/4,4,4,4,4,4 A 6 6".parse().expect("position");
+        let pn = |s: &mut Solver, t| s.initial(pos, t, 6).0;
+        let dn = |s: &mut Solver, t| s.initial(pos, t, 6).1;
+        let (p1, p15, p20) = (pn(&mut solver, 1), pn(&mut solver, 15), pn(&mut solver, 20));
+        assert!(p1 < p15 && p15 < p20, "{p1} {p15} {p20}");
+        assert!(dn(&mut solver, -20) > dn(&mut solver, -15));
+        assert!(f64::from(p20) < f64::from(MAX_INITIAL), "{p20}");
     }
 
     /// What a decision rests on: a proof takes its least dependent good child, a disproof every
