@@ -73,8 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let first = (round == 1).then(|| fit(&data, 1));
         let before = data.len();
         for (k, tb) in smaller.iter().enumerate() {
-            let mut solver = Solver::new(tb, MAX_NODES);
-            solver.set_estimator(first.as_ref());
+            let mut solver = guided(tb, first.as_ref());
             solver.record_leaves(true);
             let mut rng = SplitMix64(100 * round + k as u64);
             for n in tb.max_stones() + 1..=labels_at {
@@ -104,6 +103,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// A solver over `tb` within [`MAX_NODES`], its search ordered by `estimate`.
+fn guided<'a>(tb: &'a Tablebase, estimate: Option<&'a Estimator>) -> Solver<'a> {
+    let mut solver = Solver::new(tb, MAX_NODES);
+    solver.set_estimator(estimate);
+    solver
+}
+
+/// Fisher–Yates, from `rng` (the fit must be deterministic).
+fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+}
+
 /// Round 3: leaves of solves above the tables, up to [`PER_LAYER`] a stone count, labelled by the
 /// solver over the same tables.
 fn above_the_tables(
@@ -120,17 +133,14 @@ fn above_the_tables(
     for n in tb.max_stones() + 1..=top {
         for _ in 0..ABOVE_GAMES {
             let Some(pos) = (0..1000).find_map(|_| greedy_position(n, &mut rng)) else { continue };
-            let mut solver = Solver::new(tb, MAX_NODES);
-            solver.set_estimator(Some(guide));
+            let mut solver = guided(tb, Some(guide));
             solver.record_leaves(true);
             let _ = solver.value(pos);
             pool.extend(solver.take_leaves());
         }
     }
     // A fixed shuffle, then the first new positions of each stone count.
-    for i in (1..pool.len()).rev() {
-        pool.swap(i, rng.below(i as u32 + 1) as usize);
-    }
+    shuffle(&mut pool, &mut rng);
     let mut out = Vec::new();
     for n in tb.max_stones() + 1..=top {
         let picked: Vec<Position> = pool
@@ -142,11 +152,7 @@ fn above_the_tables(
         let start = Instant::now();
         let labelled: Vec<Option<(Position, f32)>> = picked
             .par_iter()
-            .map(|&leaf| {
-                let mut solver = Solver::new(tb, MAX_NODES);
-                solver.set_estimator(Some(guide));
-                solver.value(leaf).ok().map(|v| (leaf, v as f32))
-            })
+            .map(|&leaf| guided(tb, Some(guide)).value(leaf).ok().map(|v| (leaf, v as f32)))
             .collect();
         let solved = labelled.iter().flatten().count();
         eprintln!(
@@ -175,12 +181,10 @@ fn fit(data: &[(Position, f32)], epochs: usize) -> Estimator {
     let (mut m, mut v, mut g) = (vec![0f32; w.len()], vec![0f32; w.len()], vec![0f32; w.len()]);
     let mut hid = vec![0f32; h];
     let mut order: Vec<usize> = (0..data.len()).collect();
-    let mut shuffle = SplitMix64(11);
+    let mut order_rng = SplitMix64(11);
     let mut step = 0;
     for epoch in 0..epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, shuffle.below(i as u32 + 1) as usize);
-        }
+        shuffle(&mut order, &mut order_rng);
         let lr = 0.002 * (1.0 - epoch as f32 / epochs as f32) + 0.0002;
         let mut squares = 0.0;
         for batch in order.chunks(BATCH) {
