@@ -196,14 +196,21 @@ impl Estimator {
     /// game is over, R6).
     #[must_use]
     pub fn estimate(&self, pos: Position) -> i32 {
+        let n = pos.stones_on_board() as i32;
+        (self.value(pos).round() as i32).clamp(-n, n)
+    }
+
+    /// The same unrounded (0 when the game is over, R6): the solver orders its search by it, and
+    /// a fraction of a stone still tells two leaves apart.
+    #[must_use]
+    pub fn value(&self, pos: Position) -> f32 {
         if pos.is_game_over() {
-            return 0;
+            return 0.0;
         }
         let mut acc = [0f32; MAX_HIDDEN];
         acc[..self.hidden].copy_from_slice(&self.b1);
         for_each_feature(pos, |i, v| self.add_input(&mut acc, i, v));
-        let n = pos.stones_on_board() as i32;
-        (self.output(&acc).round() as i32).clamp(-n, n)
+        self.output(&acc)
     }
 
     /// The weights file: the magic bytes `VLTEST01`, features and hidden units (u32 little-endian),
@@ -309,5 +316,6 @@ mod tests {
         assert_eq!(e.estimate(a), e.estimate(b));
         // The solver's path (weights added as features come) and the fitter's (features first).
         assert_eq!(e.estimate(a), e.eval_features(features(a).as_slice()).round() as i32);
+        assert_eq!(e.value(a), e.eval_features(features(a).as_slice()));
     }
 }
