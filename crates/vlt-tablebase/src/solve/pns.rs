@@ -326,7 +326,8 @@ impl Solver<'_> {
         let mut on_path: Path = vec![path_entry(root)];
         let mut cur = 0u32;
         loop {
-            // Down to the most-proving leaf: at each node the child that proves it most cheaply.
+            // Down to the most-proving leaf: at each node the child that proves it most cheaply
+            // (ties: the one nearest its refutation).
             while tree.nodes[cur as usize].first != NONE {
                 cur = tree.most_proving_child(cur);
                 let c = tree.nodes[cur as usize];
@@ -478,7 +479,7 @@ impl Solver<'_> {
         if !sure.is_empty() {
             // A quarter of all expansions end here, and skipping the open children's estimates
             // saves about a tenth of the time; a fit still records the leaves it would have
-            // recorded (`examples/fit_estimate.rs` rebuilds the same weights).
+            // recorded, so the positions it fits do not depend on this saving.
             if let Some(leaves) = &mut self.leaves {
                 let open = kids[..len].iter().zip(&opened).filter(|(_, o)| o.is_some());
                 let unhinted = open.filter(|(c, _)| tree.hinted(c.pos.repetition_key(), c.t).is_none());
