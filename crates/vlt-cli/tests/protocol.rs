@@ -298,3 +298,63 @@ fn a_missing_tablebase_is_an_input_error() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.starts_with("vlt: --tablebase: ") && err.trim_end().lines().count() == 1, "{err}");
 }
+
+/// After `stop` the search is over: `isready` then `go` starts a new search at once, and so does a
+/// `go` sent right behind the `stop` in the same write.
+#[test]
+fn go_right_after_stop_is_accepted() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("stop");
+    e.send("isready");
+    e.send("go depth 1");
+    let l = e.until(&["readyok"]);
+    assert!(l.iter().any(|x| x.starts_with("bestmove ")), "the infinite search ended before readyok: {l:?}");
+    let l = e.until(&["bestmove", "error"]);
+    assert!(
+        l.last().unwrap().starts_with("bestmove ") && l.iter().any(|x| x.starts_with("info depth 1 ")),
+        "{l:?}"
+    );
+    e.send_bytes(b"go infinite\nstop\ngo depth 2\n");
+    let l = e.until(&["bestmove", "error"]);
+    assert!(l.last().unwrap().starts_with("bestmove "), "{l:?}");
+    let l = e.until(&["bestmove", "error"]);
+    assert!(
+        l.last().unwrap().starts_with("bestmove ") && l.iter().any(|x| x.starts_with("info depth 2 ")),
+        "{l:?}"
+    );
+    e.send("quit");
+    assert!(e.finish().is_empty());
+}
+
+/// The peak resident memory of a running process, in MiB (Linux).
+fn peak_rss_mib(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+/// A 256 MiB line is refused without being held: the engine's peak memory stays far below the
+/// line's size, and the session goes on.
+#[test]
+fn an_endless_line_does_not_fill_memory() {
+    let mut e = Engine::start();
+    // A first search: the engine and its transposition table are in memory before measuring.
+    e.send("go depth 1");
+    e.until(&["bestmove"]);
+    let before = peak_rss_mib(e.child.id());
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..256 {
+        e.send_bytes(&chunk);
+    }
+    e.send_bytes(b"\n");
+    assert_eq!(e.recv(), "error line too long (more than 100000 bytes)");
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+    if let (Some(before), Some(after)) = (before, peak_rss_mib(e.child.id())) {
+        assert!(after < before + 32, "peak memory {before} MiB -> {after} MiB for a 256 MiB line");
+    }
+    e.send("quit");
+    e.finish();
+}

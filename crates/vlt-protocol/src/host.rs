@@ -94,7 +94,12 @@ impl Host {
                 self.busy.store(true, Ordering::SeqCst);
                 send(&self.tx, Msg::Search(job, stop));
             }
-            Effect::Stop => self.stop.lock().unwrap_or_else(|e| e.into_inner()).stop(),
+            // Waits for the `bestmove`: after `stop` the search is over, so the next command (a
+            // `go`, or `isready` whose `readyok` promises that) finds the engine idle.
+            Effect::Stop => {
+                self.stop.lock().unwrap_or_else(|e| e.into_inner()).stop();
+                self.wait();
+            }
             Effect::Quit => return false,
         }
         true

@@ -21,10 +21,12 @@
 
 pub mod command;
 pub mod host;
+pub mod line;
 pub mod response;
 pub mod session;
 
 pub use command::{Command, Go, ParseCommandError};
 pub use host::{Host, Server, Sink};
+pub use line::read_line;
 pub use response::{Info, OptionKind, OptionSpec, ParseResponseError, Response};
 pub use session::{Effect, Job, JobKind, Session};

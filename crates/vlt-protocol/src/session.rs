@@ -29,7 +29,8 @@ pub enum Effect {
     Clear,
     /// Start this search on the worker; it reports `info` lines and ends with `bestmove`.
     Search(Job),
-    /// Stop the running search (it then sends its `bestmove`).
+    /// Stop the running search; it sends its `bestmove`, and the host returns once it has, so the
+    /// next command finds the engine idle.
     Stop,
     /// End the session.
     Quit,
@@ -134,7 +135,9 @@ impl Session {
             return Vec::new();
         }
         if line.len() > MAX_LINE {
-            return vec![error(format!("line too long ({} bytes, at most {MAX_LINE})", line.len()))];
+            // A transport that reads with `read_line` keeps only the first `MAX_LINE + 1` bytes of
+            // a longer line, so its true length is not known here.
+            return vec![error(format!("line too long (more than {MAX_LINE} bytes)"))];
         }
         match line.parse::<Command>() {
             Ok(c) => self.handle(c, busy),

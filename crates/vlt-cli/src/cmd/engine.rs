@@ -1,7 +1,7 @@
 //! `vlt engine`: the engine protocol (docs/protocol.md) over standard input and output. The
 //! session and the engine thread live in `vlt-protocol`; this is only the stdio transport.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 use vlt_protocol::{Response, Server};
 
@@ -33,21 +33,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let _ = writeln!(w, "{r}").and_then(|()| w.flush());
         }),
     );
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        // Bytes, not a String: a line of invalid UTF-8 must get an error reply, not end the session.
-        match lines.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf);
-                if !server.line(line.trim_end_matches(['\n', '\r'])) {
-                    return Ok(());
-                }
-            }
-            Err(e) => return Err(anyhow::anyhow!("standard input: {e}")),
+    let mut input = std::io::stdin().lock();
+    let mut line = String::new();
+    // Capped while reading (an endless line costs no memory), and invalid UTF-8 gets an error
+    // reply instead of ending the session.
+    while vlt_protocol::read_line(&mut input, &mut line)
+        .map_err(|e| anyhow::anyhow!("standard input: {e}"))?
+    {
+        if !server.line(&line) {
+            return Ok(());
         }
     }
     server.finish();
