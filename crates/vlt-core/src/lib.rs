@@ -21,9 +21,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod examples;
 pub mod game;
 pub mod hole;
+mod moves;
 pub mod notation;
 pub mod perft;
 pub mod player;
@@ -31,13 +34,15 @@ pub mod playout;
 pub mod position;
 pub mod record;
 pub mod sowing;
+mod swar;
 mod zobrist;
 
 pub use game::{Game, GameResult, PlayError, Termination};
 pub use hole::{HOLES, Hole, Move, ParseHoleError, ROW};
+pub use moves::Moves;
 pub use notation::{Field, ParsePositionError};
 pub use perft::perft;
 pub use player::{ByPlayer, ParsePlayerError, Player};
-pub use position::{IllegalMoveError, InvalidPositionError, MoveOutcome, Moves, Position, TOTAL_STONES};
+pub use position::{IllegalMoveError, InvalidPositionError, MoveOutcome, Position, TOTAL_STONES};
 pub use record::{Record, RecordError};
 pub use sowing::{Capture, MAX_STONES, Sowing};

@@ -60,46 +60,51 @@ pub struct Playout {
 }
 
 /// Plays uniformly random legal moves from `start` until the game ends (R6, or R7: a position's
-/// third occurrence). `keys` is scratch space for the positions since the last capture, reused
+/// third occurrence). `keys` is scratch space (the positions since the last capture), reused
 /// across calls so a playout allocates nothing once it has grown.
 pub fn random_playout(start: Position, rng: &mut SplitMix64, keys: &mut Vec<u128>) -> Playout {
-    // R7: the keys since the last capture, with a 256-bit filter of them: most positions are new,
-    // and the filter says so without scanning the list.
+    // R7 compares boards and players to move; between two captures the captured counts are fixed,
+    // so the whole position stands for its repetition key, and the list starts afresh at each
+    // capture. A 256-bit filter of the list says "new" for most positions without scanning it.
     #[inline(always)]
     fn bit(key: u128) -> (usize, u64) {
         let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
         ((h >> 6) as usize, 1u64 << (h & 63))
     }
+    // The generator and the list live in locals for the game, not behind the references.
+    let mut r = *rng;
+    let mut list = std::mem::take(keys);
     let mut seen = [0u64; 4];
     let mut p = start;
     let mut legal = p.legal_moves();
     let mut moves = 0;
-    keys.clear();
-    keys.push(p.repetition_key());
-    let (w, b) = bit(p.repetition_key());
+    list.clear();
+    list.push(p.bits());
+    let (w, b) = bit(p.bits());
     seen[w] |= b;
-    loop {
+    let repetition = loop {
         if legal.is_empty() {
-            return Playout { end: p, moves, repetition: false };
+            break false;
         }
-        let i = rng.below(legal.len() as u32) as usize;
-        let mv = legal.nth_move(i).expect("i < len");
+        let mv = legal.pick(r.next_u64());
         let (next, taken, next_legal) = p.play_with_moves(mv);
         p = next;
         legal = next_legal;
         moves += 1;
-        let key = p.repetition_key();
+        let key = p.bits();
         let (w, b) = bit(key);
         if taken > 0 {
-            // R7: nothing before a capture can repeat after it.
-            keys.clear();
+            list.clear();
             seen = [0; 4];
-        } else if seen[w] & b != 0 && keys.iter().filter(|&&k| k == key).take(2).count() == 2 {
-            return Playout { end: p, moves, repetition: true };
+        } else if seen[w] & b != 0 && list.iter().filter(|&&k| k == key).take(2).count() == 2 {
+            break true;
         }
         seen[w] |= b;
-        keys.push(key);
-    }
+        list.push(key);
+    };
+    *rng = r;
+    *keys = list;
+    Playout { end: p, moves, repetition }
 }
 
 #[cfg(test)]

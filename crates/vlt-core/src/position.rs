@@ -1,7 +1,9 @@
 //! Positions and moves on them (R1, R3–R6, N2, N3).
 
 use crate::hole::{HOLES, Hole, Move, ROW};
-use crate::sowing::{Capture, DELTA, LAST, MAX_STONES, RUN, Sowing};
+use crate::moves::Moves;
+use crate::sowing::{CAPTURE_BEFORE, Capture, DELTA, HOLES_POW2, LAST, RUN, STONES_POW2, Sowing};
+use crate::swar;
 use crate::zobrist;
 use crate::{ByPlayer, Player};
 use std::fmt;
@@ -15,7 +17,6 @@ pub const TOTAL_STONES: u32 = 60;
 const CAPTURED_B: usize = 12;
 const TO_MOVE: usize = 14;
 const BOARD_MASK: u128 = (1u128 << 96) - 1;
-const ROW_MASK: [u128; 2] = [(1u128 << 48) - 1, BOARD_MASK & !((1u128 << 48) - 1)];
 
 /// `CAPTURED[p][k]`: adds `k` to player `p`'s capture byte.
 static CAPTURED: [[u128; HOLES + 1]; 2] = {
@@ -29,56 +30,55 @@ static CAPTURED: [[u128; HOLES + 1]; 2] = {
     t
 };
 
-/// `SELECT[p][mask][i]`: the ring index of the `i`-th hole of player `p`'s row in a 6-bit mask.
-static SELECT: [[[u8; ROW]; 64]; 2] = {
-    let mut t = [[[0u8; ROW]; 64]; 2];
-    let mut m = 0;
-    while m < 64 {
-        let (mut i, mut bit) = (0, 0);
-        while bit < ROW {
-            if m >> bit & 1 == 1 {
-                t[0][m][i] = bit as u8;
-                t[1][m][i] = (ROW + bit) as u8;
-                i += 1;
-            }
-            bit += 1;
-        }
-        m += 1;
+/// Row `p`'s word of a position's bits (see [`crate::swar`]): B's holes are bytes 0–5, A's 6–11.
+#[inline(always)]
+fn row(x: u128, p: usize) -> u64 {
+    (x >> (8 * ROW * (p & 1))) as u64
+}
+
+/// Bit `i` set when hole `i` (ring order) holds exactly one stone.
+#[inline(always)]
+fn single_mask(x: u128) -> u32 {
+    u32::from(swar::gather(swar::single(row(x, 0)))) | u32::from(swar::gather(swar::single(row(x, 1)))) << ROW
+}
+
+/// Player `M` (0 = B, 1 = A) sows hole `j` (0..6) of its row in the position with bits `x` (R3–R5,
+/// N3): the new bits, the stones captured and the legal moves after. Kept to the data each step
+/// needs, since a playout is one long chain of dependent moves: the stone count comes from the
+/// row word by a shift, not from memory, and the opponent's moves are the likely outcome.
+#[inline(always)]
+fn sow<const M: usize>(x: u128, j: usize) -> (u128, u8, Moves) {
+    let opponent = 1 - M;
+    // Indices masked to the tables' power-of-two sizes need no bounds checks; a valid position
+    // has `j < 6` and `n <= 60`, so the masks change nothing.
+    let j = j & 7;
+    let h = M * ROW + j;
+    let n = (row(x, M) >> (8 * j)) as usize & (STONES_POW2 - 1);
+    // R3: lift the stones, then add one per hole reached (the starting hole included on laps).
+    let mut y = x.wrapping_add(DELTA[h][n]);
+    let last = LAST[h][n] as usize & (HOLES_POW2 - 1);
+    let mut taken = 0u8;
+    // R4: the last stone makes a single stone when its hole held none before (fewer than 12
+    // stones), or always with exactly 12 (it lands back in the emptied hole); never with more.
+    // Read from the position before the move, so the test waits on no arithmetic.
+    if x.to_le_bytes()[last] == CAPTURE_BEFORE[n] {
+        let singles = single_mask(y);
+        // The ring twice over, so the backward walk from `last` never wraps; at most 12 holes.
+        let ring = singles | singles << HOLES;
+        let k = ((ring << (31 - (last + HOLES))).leading_ones() as usize).min(HOLES);
+        y = y - RUN[last][k] + CAPTURED[M][k];
+        taken = k as u8;
     }
-    t
-};
-
-/// Bit `i` set when hole `i` holds at least one stone.
-#[inline(always)]
-fn nonempty_mask(board: u128) -> u32 {
-    !bytes_equal_sse2(board, 0) & 0xfff
-}
-
-/// Bit `i` set when hole `i` holds exactly one stone.
-#[inline(always)]
-fn single_mask(board: u128) -> u32 {
-    bytes_equal_sse2(board, 1) & 0xfff
-}
-
-/// [`bytes_equal`] for callers without the `sse2` attribute.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-#[allow(unsafe_code)]
-fn bytes_equal_sse2(x: u128, v: u8) -> u32 {
-    // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 processor has it, so calling a
-    // function that needs it is always sound on this architecture.
-    unsafe { bytes_equal(x, v) }
-}
-
-/// Bit `i` set when byte `i` of `x` equals `v`: one SSE2 compare and a movemask (SSE2 is part of
-/// the x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn bytes_equal(x: u128, v: u8) -> u32 {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set_epi64x, _mm_set1_epi8};
-    let x = _mm_set_epi64x((x >> 64) as i64, x as i64);
-    _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
+    // N3, R5: the opponent moves next, unless its row is empty and the board is not.
+    let theirs = swar::nonempty(row(y, opponent));
+    let (next, spread) = if theirs != 0 {
+        (opponent, theirs)
+    } else {
+        let own = swar::nonempty(row(y, M));
+        (if own != 0 { M } else { opponent }, own)
+    };
+    y = y & !(0xffu128 << (8 * TO_MOVE)) | (next as u128) << (8 * TO_MOVE);
+    (y, taken, Moves::new(swar::gather(spread), Player::from_index(next)))
 }
 
 /// A position (N2): the stones in each hole, the stones each player captured, and whose turn it is.
@@ -199,8 +199,9 @@ impl Position {
         Ok(p)
     }
 
+    /// The position as one integer: byte `i` of the little-endian `u128` is `cells[i]`.
     #[inline(always)]
-    fn bits(self) -> u128 {
+    pub(crate) fn bits(self) -> u128 {
         u128::from_le_bytes(self.cells)
     }
 
@@ -271,10 +272,7 @@ impl Position {
     #[must_use]
     pub fn legal_moves(self) -> Moves {
         let p = self.to_move();
-        Moves {
-            mask: (nonempty_mask(self.bits() & ROW_MASK[p.index()]) >> (p.index() * ROW)) as u8,
-            owner: p,
-        }
+        Moves::new(swar::gather(swar::nonempty(row(self.bits(), p.index()))), p)
     }
 
     /// Checks that `mv` is legal here.
@@ -344,28 +342,11 @@ impl Position {
     #[must_use]
     pub fn play_with_moves(self, mv: Move) -> (Position, u8, Moves) {
         debug_assert!(self.check(mv).is_ok(), "illegal move {mv} in {self}");
+        // The mover is the owner of the hole (the same as the player to move for a legal move):
+        // one well-predicted branch (the players alternate) instead of selects on a runtime mover.
         let h = mv.hole().index();
-        let n = (self.cells[h] as usize).min(MAX_STONES);
-        let mover = self.cells[TO_MOVE] as usize & 1;
-        // R3: lift the stones, then add one per hole reached (the starting hole included on laps).
-        let mut x = self.bits().wrapping_add(DELTA[h][n]);
-        let last = LAST[h][n] as usize;
-        let mut taken = 0u8;
-        // R4: the last stone made a single stone only if its hole was empty before.
-        let singles = single_mask(x);
-        if singles >> last & 1 != 0 {
-            // The ring twice over, so the backward walk from `last` never wraps; at most 12 holes.
-            let ring = singles | singles << HOLES;
-            let k = ((ring << (31 - (last + HOLES))).leading_ones() as usize).min(HOLES);
-            x = x - RUN[last][k] + CAPTURED[mover][k];
-            taken = k as u8;
-        }
-        // N3, R5: the opponent moves next, unless its row is empty and the board is not.
-        let opponent = mover ^ 1;
-        let stones = nonempty_mask(x);
-        let next = if stones >> (ROW * opponent) & 0x3f != 0 || stones == 0 { opponent } else { mover };
-        x = (x & !(0xffu128 << (8 * TO_MOVE))) | (next as u128) << (8 * TO_MOVE);
-        let moves = Moves { mask: (stones >> (ROW * next)) as u8 & 0x3f, owner: Player::from_index(next) };
+        let (x, taken, moves) =
+            if h < ROW { sow::<0>(self.bits(), h) } else { sow::<1>(self.bits(), h - ROW) };
         (Position::from_bits(x), taken, moves)
     }
 
@@ -404,71 +385,3 @@ impl fmt::Debug for Position {
         write!(f, "Position({self})")
     }
 }
-
-/// The legal moves of a position, in ring order: a small set that iterates without allocating.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Moves {
-    mask: u8,
-    owner: Player,
-}
-
-impl Moves {
-    /// How many moves.
-    #[inline]
-    #[must_use]
-    pub fn len(self) -> usize {
-        self.mask.count_ones() as usize
-    }
-
-    /// True when there is no move (only when the game is over).
-    #[inline]
-    #[must_use]
-    pub fn is_empty(self) -> bool {
-        self.mask == 0
-    }
-
-    /// Whether `mv` is among these moves.
-    #[must_use]
-    pub fn contains(self, mv: Move) -> bool {
-        mv.player() == self.owner && self.mask >> (mv.hole().number() - 1) & 1 == 1
-    }
-
-    /// The bits of the mover's holes that hold stones: bit 0 = hole 1 … bit 5 = hole 6.
-    #[inline]
-    #[must_use]
-    pub fn mask(self) -> u8 {
-        self.mask
-    }
-
-    /// The `i`-th move in ring order (`i < len()`).
-    #[inline]
-    #[must_use]
-    pub fn nth_move(self, i: usize) -> Option<Move> {
-        (i < self.len()).then(|| Move(Hole::ring(SELECT[self.owner.index()][self.mask as usize & 0x3f][i])))
-    }
-
-    #[inline]
-    fn hole_move(self, number: u8) -> Move {
-        Move(Hole::ring(self.owner.index() as u8 * ROW as u8 + number - 1))
-    }
-}
-
-impl Iterator for Moves {
-    type Item = Move;
-    #[inline]
-    fn next(&mut self) -> Option<Move> {
-        if self.mask == 0 {
-            return None;
-        }
-        let n = self.mask.trailing_zeros() as u8 + 1;
-        self.mask &= self.mask - 1;
-        Some(self.hole_move(n))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.mask.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Moves {}

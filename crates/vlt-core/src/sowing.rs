@@ -6,38 +6,34 @@ use crate::hole::{HOLES, Hole};
 /// The most stones a hole can hold: all 60 of the game (R1).
 pub const MAX_STONES: usize = 60;
 
-/// `SOW[h][n]`: what sowing `n` stones from hole `h` adds to each hole, one byte per hole in ring
-/// order (R3). The lap rule is built in: the starting hole is not skipped, so 12 stones or more put
-/// a stone back into it on each full lap.
-pub(crate) static SOW: [[u128; MAX_STONES + 1]; HOLES] = {
-    let mut t = [[0u128; MAX_STONES + 1]; HOLES];
-    let mut h = 0;
-    while h < HOLES {
-        let mut n = 0;
-        while n <= MAX_STONES {
-            let mut v = 0u128;
-            let mut drop = 1;
-            while drop <= n {
-                v += 1u128 << (8 * ((h + drop) % HOLES));
-                drop += 1;
-            }
-            t[h][n] = v;
-            n += 1;
-        }
-        h += 1;
-    }
-    t
-};
+/// Rows of the hot-path tables: a power of two above [`HOLES`], so a hole index masked with
+/// `HOLES_POW2 - 1` needs no bounds check (the rows past 11 are never read).
+pub(crate) const HOLES_POW2: usize = 16;
+/// Columns of the hot-path tables indexed by a stone count: a power of two above [`MAX_STONES`].
+pub(crate) const STONES_POW2: usize = 64;
 
-/// `DELTA[h][n]`: `SOW[h][n]` minus the `n` stones lifted from `h`, as one wrapping addition, so a
-/// move's sowing is a single 128-bit add with no variable shift.
-pub(crate) static DELTA: [[u128; MAX_STONES + 1]; HOLES] = {
-    let mut t = [[0u128; MAX_STONES + 1]; HOLES];
+/// What sowing `n` stones from hole `h` adds to each hole, one byte per hole in ring order (R3).
+/// The lap rule is built in: the starting hole is not skipped, so 12 stones or more put a stone
+/// back into it on each full lap.
+const fn sow(h: usize, n: usize) -> u128 {
+    let mut v = 0u128;
+    let mut drop = 1;
+    while drop <= n {
+        v += 1u128 << (8 * ((h + drop) % HOLES));
+        drop += 1;
+    }
+    v
+}
+
+/// `DELTA[h][n]`: sowing `n` stones from `h` minus the `n` stones lifted from `h`, as one wrapping
+/// addition, so a move's sowing is a single 128-bit add with no variable shift.
+pub(crate) static DELTA: [[u128; STONES_POW2]; HOLES_POW2] = {
+    let mut t = [[0u128; STONES_POW2]; HOLES_POW2];
     let mut h = 0;
     while h < HOLES {
         let mut n = 0;
         while n <= MAX_STONES {
-            t[h][n] = SOW[h][n].wrapping_sub((n as u128) << (8 * h));
+            t[h][n] = sow(h, n).wrapping_sub((n as u128) << (8 * h));
             n += 1;
         }
         h += 1;
@@ -46,8 +42,8 @@ pub(crate) static DELTA: [[u128; MAX_STONES + 1]; HOLES] = {
 };
 
 /// `LAST[h][n]`: the hole where the last of `n` stones sown from `h` falls (R3).
-pub(crate) static LAST: [[u8; MAX_STONES + 1]; HOLES] = {
-    let mut t = [[0u8; MAX_STONES + 1]; HOLES];
+pub(crate) static LAST: [[u8; STONES_POW2]; HOLES_POW2] = {
+    let mut t = [[0u8; STONES_POW2]; HOLES_POW2];
     let mut h = 0;
     while h < HOLES {
         let mut n = 0;
@@ -60,10 +56,25 @@ pub(crate) static LAST: [[u8; MAX_STONES + 1]; HOLES] = {
     t
 };
 
+/// `CAPTURE_BEFORE[n]`: what the hole where the last of `n` sown stones falls must hold before the
+/// move for that stone to be single there and start a capture (R4). Fewer than 12: empty. Exactly
+/// 12: the last lands in the starting hole, which held the 12. More: never (the last hole gets at
+/// least two stones), so a count no hole holds.
+pub(crate) static CAPTURE_BEFORE: [u8; STONES_POW2] = {
+    let mut t = [u8::MAX; STONES_POW2];
+    let mut n = 1;
+    while n < HOLES {
+        t[n] = 0;
+        n += 1;
+    }
+    t[HOLES] = HOLES as u8;
+    t
+};
+
 /// `RUN[last][k]`: one stone in each of the `k` holes that end at `last`, walking backwards: the
 /// stones a chain capture of length `k` removes (R4; every captured hole holds exactly one stone).
-pub(crate) static RUN: [[u128; HOLES + 1]; HOLES] = {
-    let mut t = [[0u128; HOLES + 1]; HOLES];
+pub(crate) static RUN: [[u128; HOLES + 1]; HOLES_POW2] = {
+    let mut t = [[0u128; HOLES + 1]; HOLES_POW2];
     let mut last = 0;
     while last < HOLES {
         let mut k = 1;
