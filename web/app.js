@@ -1,5 +1,5 @@
 // The page: a small hash router over four screens — new game, a game, the archive (with replay)
-// and the rules (with the seeds' worked examples). The server is the referee; the page only draws
+// and the rules (with the rule texts' worked examples). The server is the referee; the page only draws
 // what it is told and sends the holes chosen.
 import { api, tokens, Live, ApiError } from './api.js';
 import { Board, RING } from './board.js';

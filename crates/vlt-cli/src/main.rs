@@ -7,12 +7,25 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Vai Lung Thlan, the mancala game of the Mizo people: rules, engine, tablebases, play.
+/// Shown after the subcommand list: a first session, and where the documentation is.
+const AFTER_HELP: &str = "\
+Examples:
+  vlt play                                      # the game in the terminal (? shows the rules)
+  vlt serve                                     # the game in a browser
+  vlt analyse --depth 12 '5,5,5,5,5,5/5,5,5,5,5,5 B 0 0'
+  vlt replay docs/examples/game.vlt             # check a game record
+  vlt help tb                                   # any subcommand's options and examples
+
+Positions are written as in RULES.md N2, moves as in N1 (3B, 6A). Documentation: README.md and
+docs/ in the source (docs/RULES.md: the rules).";
+
 #[derive(Parser)]
 #[command(
     name = "vlt",
     version,
     about = "Vai Lung Thlan, the mancala game of the Mizo people: play, analyse, solve",
-    propagate_version = true
+    propagate_version = true,
+    after_help = AFTER_HELP
 )]
 struct Cli {
     #[command(subcommand)]

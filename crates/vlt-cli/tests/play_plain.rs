@@ -22,7 +22,7 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-/// The example of the issue: two moves against level 1, then a clean end at the end of input.
+/// The README's example: two moves against level 1, then a clean end at the end of input.
 #[test]
 fn two_moves_then_end_of_input() {
     let o = vlt_plain(&["--level", "1", "--seed", "7"], "3\n5\n");
@@ -156,7 +156,7 @@ fn the_computer_can_move_first() {
     assert!(first_move < prompt, "{out}");
 }
 
-/// With endgame tables the strongest computer plays a best move of the tables (issue 4).
+/// With endgame tables the strongest computer plays a best move of the tables.
 #[test]
 fn with_tables_the_computer_plays_a_best_move() {
     let dir = std::env::temp_dir().join(format!("vlt-play-plain-tb-{}", std::process::id()));

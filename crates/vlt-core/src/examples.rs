@@ -1,4 +1,4 @@
-//! The three worked examples of the rule texts (`shared/seeds/`), as positions and moves, for
+//! The three worked examples of the rule texts (RULES.md), as positions and moves, for
 //! tests, rules screens and demonstrations. The texts show the boards only as pictures, so these
 //! positions are ours, built to match every detail the texts give.
 
@@ -17,7 +17,7 @@ pub struct WorkedExample {
     pub description: &'static str,
 }
 
-/// The seeds' three worked examples, in the order the texts give them.
+/// The rule texts' three worked examples, in the order the texts give them.
 pub const WORKED_EXAMPLES: [WorkedExample; 3] = [
     WorkedExample {
         id: "seven-stones",

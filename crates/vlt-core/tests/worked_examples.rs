@@ -1,4 +1,4 @@
-//! The seeds' three worked examples (RULES.md, "Test vectors"), as named tests.
+//! The rule texts' three worked examples (RULES.md, "Test vectors"), as named tests.
 
 use vlt_core::examples::WORKED_EXAMPLES;
 use vlt_core::{Move, Position};

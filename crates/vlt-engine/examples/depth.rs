@@ -1,5 +1,5 @@
 //! Times a fixed-depth search on one thread: `cargo run --release -p vlt-engine --example depth --
-//! [DEPTH] [POSITION] [THREADS]`. The target: depth 20 from the start in under 15 s.
+//! [DEPTH] [POSITION] [THREADS]`. Target: depth 20 from the start in under 15 s.
 
 use vlt_core::{Game, Position};
 use vlt_engine::{Engine, EngineConfig, Limits, Stop};

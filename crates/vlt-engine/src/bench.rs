@@ -5,7 +5,7 @@ use crate::{Engine, EngineConfig, Limits, Stop};
 use std::time::{Duration, Instant};
 use vlt_core::{Game, Position};
 
-/// The benchmark positions (N2): the start, the seeds' worked examples, and positions from play.
+/// The benchmark positions (N2): the start, the rule texts' worked examples, and positions from play.
 pub const POSITIONS: [&str; 8] = [
     "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0",
     "7,2,3,1,4,2/3,0,4,2,1,3 B 14 14",

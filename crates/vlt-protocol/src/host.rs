@@ -41,7 +41,7 @@ impl Host {
     }
 
     /// Starts the worker with an engine of this configuration that values positions within
-    /// `tablebase` exactly (issue 4: perfect endgames; its `info` lines then say `exact` as soon as
+    /// `tablebase` exactly (perfect endgames; its `info` lines then say `exact` as soon as
     /// every line reaches the tables).
     #[must_use]
     pub fn with_tablebase(config: EngineConfig, tablebase: Option<Arc<Tablebase>>, sink: Sink) -> Host {
@@ -243,7 +243,7 @@ mod tests {
         rx.iter().collect()
     }
 
-    /// Issue 4: with tables the engine knows an endgame's exact value after one ply, and says so;
+    /// With tables the engine knows an endgame's exact value after one ply, and says so;
     /// without them a one-ply search is a guess.
     #[test]
     fn an_engine_with_tables_reports_exact_endgame_values() {

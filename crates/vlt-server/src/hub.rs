@@ -101,7 +101,7 @@ pub struct Hub {
     games: Mutex<HashMap<String, Arc<Live>>>,
     engine_slots: Arc<Semaphore>,
     epoch: Arc<str>,
-    /// Endgame tables the computer player and the advice probe (issue 4), if any.
+    /// Endgame tables the computer player and the advice probe, if any.
     tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     /// The bounds in force.
     pub bounds: Bounds,

@@ -142,7 +142,7 @@ pub(crate) async fn list(State(hub): Hs, Query(q): Query<ListQuery>) -> Result<i
     ))
 }
 
-/// The seeds' three worked examples, each with the traced move, for the rules page (R3, R4).
+/// The rule texts' three worked examples (RULES.md), each with the traced move, for the rules page (R3, R4).
 pub(crate) async fn examples() -> Result<impl IntoResponse, ApiError> {
     let mut out = Vec::new();
     for ex in WORKED_EXAMPLES {

@@ -389,7 +389,7 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
     s.task.abort();
 }
 
-/// Issue 4 in the browser: with endgame tables the computer plays a table-best move and the
+/// With endgame tables the computer plays a table-best move and the
 /// analysis gives every move's exact value (a 12-stone position, which a short search alone does
 /// not solve).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

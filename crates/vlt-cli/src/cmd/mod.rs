@@ -28,8 +28,8 @@ pub fn parse_move(s: &str, pos: Position) -> anyhow::Result<Move> {
     Move::parse_with(s, Some(pos.to_move())).map_err(|e| input(format!("move: {e}")))
 }
 
-/// Opens the endgame tables of a `--tablebase DIR` option for an engine (issue 4: exact values in
-/// endgames); a folder without tables, or with damaged ones, is an input error.
+/// Opens the endgame tables of a `--tablebase DIR` option for an engine (exact values in endgames);
+/// a folder without tables, or with damaged ones, is an input error.
 pub fn open_tablebase(
     dir: Option<&std::path::Path>,
 ) -> anyhow::Result<Option<std::sync::Arc<vlt_tablebase::Tablebase>>> {

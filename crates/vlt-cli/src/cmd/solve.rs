@@ -1,5 +1,5 @@
 //! `vlt solve POSITION [--dir DIR]`: the exact value of a position beyond the tables, by search
-//! probing the tables (issue 4; the method is in vlt_tablebase::solve and docs/tablebase.md).
+//! probing the tables (the method is in vlt_tablebase::solve and docs/tablebase.md).
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -1,4 +1,4 @@
-//! `vlt tb build|probe|verify|stats`: endgame tablebases (issue 4; values as in docs/tablebase.md).
+//! `vlt tb build|probe|verify|stats`: endgame tablebases (values as in docs/tablebase.md).
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,7 +28,7 @@ enum Sub {
 /// Compute every position with at most N stones on the board by retrograde analysis (R1-R7);
 /// resumes from the layers already in DIR.
 #[derive(clap::Args)]
-#[command(after_help = "Example:\n  vlt tb build --max-stones 16 --dir tb    # 16 stones: 58 MB on disk")]
+#[command(after_help = "Example:\n  vlt tb build --max-stones 16 --dir tb    # 16 stones: 61 MB on disk")]
 struct BuildArgs {
     /// The most stones on the board (0..=28).
     #[arg(long)]

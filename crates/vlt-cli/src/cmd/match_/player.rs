@@ -527,7 +527,7 @@ mod tests {
 
     #[test]
     fn greedy_takes_the_biggest_capture() {
-        // Seeds' worked example: 2B (5 stones) captures 1A, 6B, 5B, 4B, 3B (R4) — five stones.
+        // The rule texts' worked example: 2B (5 stones) captures 1A, 6B, 5B, 4B, 3B (R4) — five stones.
         let ex = &vlt_core::examples::WORKED_EXAMPLES;
         let mut g = Greedy(SplitMix64(1));
         for e in ex.iter() {

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-/// The languages of the five rule texts (`shared/seeds/`), English first (the fallback).
+/// The languages of the five rule texts (RULES.md), English first (the fallback).
 pub const LANGS: [(&str, &str); 5] = [
     ("en", include_str!("../../../i18n/en.txt")),
     ("es", include_str!("../../../i18n/es.txt")),

@@ -368,7 +368,7 @@ fn draw_rules(f: &mut Frame, cat: &Catalog, page: usize, area: Rect) {
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
 }
 
-/// A worked example of the seeds as text: the board before and after the move, and what it shows.
+/// A worked example of the rule texts (RULES.md) as text: the board before and after the move, and what it shows.
 pub fn example_lines(cat: &Catalog, ex: vlt_core::examples::WorkedExample) -> Vec<String> {
     let mut out = Vec::new();
     let (Ok(before), Ok(mv)) = (ex.position.parse::<Position>(), ex.mv.parse::<vlt_core::Move>()) else {

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often the screen redraws while nothing happens: smooth enough for the animation and the
-/// thinking indicator, idle enough for a shared machine.
+/// thinking indicator, idle enough to leave the CPU to other programs.
 const FRAME: Duration = Duration::from_millis(40);
 
 /// True while the terminal is in the game's state (raw mode, alternate screen).

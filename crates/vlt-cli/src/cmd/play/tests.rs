@@ -78,7 +78,7 @@ fn start_screen_matches_the_expected_text() {
     assert!(got[23].contains("q quit"), "{}", got[23]);
 }
 
-/// After the seeds' chain example (R4: 1A, 6B, 5B, 4B, 3B captured across the rows) the screen
+/// After the rule texts' chain example (R4: 1A, 6B, 5B, 4B, 3B captured across the rows) the screen
 /// shows the emptied holes, B's store with 27 and the move in the list with its capture.
 #[test]
 fn a_chain_capture_shows_in_the_store_and_the_move_list() {
