@@ -30,6 +30,8 @@
 use crate::error::TbError;
 use crate::format::{self, NO_POSITION};
 use crate::index::{self, MAX_LAYER, boards, index_of, next_board, unrank};
+use crate::integrity;
+use crate::manifest::{self, LayerBuild, LayerEntry, Manifest};
 use crate::unsow::for_each_predecessor;
 use rayon::prelude::*;
 use std::path::Path;
@@ -89,8 +91,8 @@ pub struct LayerStats {
     /// Positions of value 0 that have non-capturing moves and no capture worth 0 or more: their 0
     /// comes through quiet play, in the end from positions that a cycle holds (R7).
     pub zero_by_quiet_play: u64,
-    /// Milliseconds it took.
-    pub millis: u64,
+    /// Microseconds it took.
+    pub micros: u64,
 }
 
 /// Solves layer `n` in memory, given the layers `0..n` (`lower[k]` is layer `k`).
@@ -107,7 +109,8 @@ pub fn solve_layer(n: u32, lower: &[&[u8]], progress: &(dyn Fn(u64) + Sync)) -> 
     let entries = index::layer_entries(n) as usize;
     if n == 0 {
         // The empty board: the game is over, nothing more to capture (R6), whoever is named to move.
-        return (vec![0, 0], LayerStats { entries: 2, positions: 2, millis: 0, ..LayerStats::default() });
+        // Where games end, not a position to move from: no positions, as `verify` and `stats` count.
+        return (vec![0, 0], LayerStats { entries: 2, ..LayerStats::default() });
     }
     let done = AtomicU64::new(0);
     let value: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(UNDECIDED)).collect();
@@ -220,7 +223,7 @@ pub fn solve_layer(n: u32, lower: &[&[u8]], progress: &(dyn Fn(u64) + Sync)) -> 
             }
         })
         .collect();
-    stats.millis = start.elapsed().as_millis() as u64;
+    stats.micros = start.elapsed().as_micros() as u64;
     progress(2 * entries as u64);
     (out, stats)
 }
@@ -301,15 +304,18 @@ fn propagate(
 }
 
 /// Builds (or completes) the tables of up to `max_stones` stones in `dir`, layer by layer, keeping
-/// the layers already there whose header is sound (resuming an interrupted build).
+/// the layers already there (resuming an interrupted build), each checked as every reader checks
+/// it ([`integrity::open_layer`]): a damaged one is an error naming it, never built upon.
 ///
 /// The smaller layers, which the layer being built reads its captures from, are memory-mapped
 /// from their files, not held in the process's own memory: their pages are the page cache's, which
 /// the system can drop and read again when memory runs short, so only the layer being built must
-/// fit (see docs/tablebase.md, "Size, memory and time").
+/// fit (see docs/tablebase.md, "Size, memory and time"). Each layer written gets its verified
+/// stamp, and the folder's manifest ([`Manifest`]) is rewritten to list it.
 ///
 /// # Errors
-/// [`TbError`] when a file cannot be read or written, or `max_stones` is too large.
+/// [`TbError`] when a file cannot be read or written, a kept layer is damaged, or `max_stones` is
+/// too large.
 pub fn build(
     dir: &Path,
     max_stones: u32,
@@ -319,28 +325,63 @@ pub fn build(
         return Err(TbError::TooManyStones(max_stones));
     }
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    let old_manifest = Manifest::read(dir)?;
+    let mut manifest = Manifest::new();
     let mut layers: Vec<memmap2::Mmap> = Vec::new();
     let mut all = Vec::new();
     for n in 0..=max_stones {
-        let path = format::layer_path(dir, n);
-        if path.exists() {
-            if let Ok((_, map)) = format::map_layer(dir, n) {
-                layers.push(map);
-                events(BuildEvent::LayerKept { stones: n });
-                continue;
-            }
+        if format::layer_path(dir, n).exists() {
+            let kept = integrity::open_layer(dir, n)?;
+            let listed = old_manifest.as_ref().and_then(|m| m.layers.get(n as usize)).filter(|l| {
+                l.checksum == manifest::checksum_text(kept.header.checksum)
+                    && l.bytes == kept.map.len() as u64
+            });
+            let entry = listed.cloned().unwrap_or_else(|| layer_entry(n, &kept.header, kept.counts, None));
+            manifest.set_layer(entry);
+            manifest.write(dir)?;
+            layers.push(kept.map);
+            events(BuildEvent::LayerKept { stones: n });
+            continue;
         }
         let entries = index::layer_entries(n);
         events(BuildEvent::LayerStart { stones: n, entries, total: 2 * entries });
         let lower: Vec<&[u8]> = layers.iter().map(format::entries).collect();
         let (data, stats) = solve_layer(n, &lower, &|done| events(BuildEvent::Progress { stones: n, done }));
-        format::write_layer(dir, n, &data)?;
+        let header = format::write_layer(dir, n, &data)?;
         drop(data);
+        integrity::write_stamp(&format::layer_path(dir, n), header.checksum)?;
+        let counts = integrity::LayerCounts { positions: stats.positions, zeros: stats.zeros };
+        let figures = LayerBuild {
+            millis: stats.micros / 1000,
+            threads: rayon::current_num_threads() as u32,
+            ranks: 1,
+        };
+        manifest.set_layer(layer_entry(n, &header, Some(counts), Some(figures)));
+        manifest.write(dir)?;
         events(BuildEvent::LayerDone { stones: n, stats });
         all.push(stats);
         layers.push(format::map_layer(dir, n)?.1);
     }
     Ok(all)
+}
+
+/// The manifest's entry of layer `n` with header `header`.
+pub(crate) fn layer_entry(
+    n: u32,
+    header: &format::Header,
+    counts: Option<integrity::LayerCounts>,
+    build: Option<LayerBuild>,
+) -> LayerEntry {
+    LayerEntry {
+        stones: n,
+        file: format!("vlt-tb-{n:02}.bin"),
+        entries: header.entries,
+        bytes: (format::HEADER_LEN as u64) + header.entries,
+        checksum: manifest::checksum_text(header.checksum),
+        positions: manifest::layer_positions(n),
+        zeros: counts.map(|c| c.zeros),
+        build,
+    }
 }
 
 /// Solves the layers `0..=max_stones` in memory (for tests and small tools).

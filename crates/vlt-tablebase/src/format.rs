@@ -110,9 +110,11 @@ impl Header {
 /// Writes layer `n` atomically: to a temporary file, synced, then renamed, so that a layer file that
 /// exists is always complete (what resuming a build relies on).
 ///
+/// Returns the header written.
+///
 /// # Errors
 /// [`TbError::Io`] when writing fails.
-pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<(), TbError> {
+pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<Header, TbError> {
     let header = Header { stones: n, entries: bytes.len() as u64, checksum: checksum(bytes) };
     let path = layer_path(dir, n);
     let tmp = path.with_extension("tmp");
@@ -123,11 +125,12 @@ pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<(), TbError> {
         f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
-    write().map_err(|e| TbError::io(&path, e))
+    write().map_err(|e| TbError::io(&path, e))?;
+    Ok(header)
 }
 
-/// Maps layer `n` into memory read-only, checking its header and its length (not its checksum:
-/// see [`check_checksum`]). [`entries`] gives the entries of the map.
+/// Maps layer `n` into memory read-only, checking its header and its length (not its checksum
+/// nor its values: [`crate::integrity::open_layer`] does all, and is what readers use). [`entries`] gives the entries of the map.
 ///
 /// # Errors
 /// [`TbError::Io`] or [`TbError::BadFile`].

@@ -27,6 +27,8 @@ pub mod build;
 pub mod error;
 pub mod format;
 pub mod index;
+pub mod integrity;
+pub mod manifest;
 pub mod probe;
 pub mod solve;
 pub mod stats;
@@ -35,4 +37,5 @@ pub mod verify;
 
 pub use build::{BuildEvent, LayerStats, build};
 pub use error::TbError;
+pub use manifest::Manifest;
 pub use probe::Tablebase;

@@ -2,8 +2,8 @@
 
 use crate::build::move_value;
 use crate::error::TbError;
-use crate::format::{self, NO_POSITION};
 use crate::index::{MAX_LAYER, index_of};
+use crate::integrity::{self, CheckedLayer};
 use std::path::Path;
 use vlt_core::{Move, Position};
 
@@ -21,15 +21,23 @@ pub struct Tablebase {
 /// One layer's entries: from a file (mapped, after its header) or built in memory.
 #[derive(Clone, Debug)]
 enum Layer {
-    Mapped(std::sync::Arc<memmap2::Mmap>),
+    Mapped(std::sync::Arc<CheckedLayer>),
     Owned(Vec<u8>),
 }
 
 impl Layer {
     fn entries(&self) -> &[u8] {
         match self {
-            Layer::Mapped(map) => format::entries(map),
+            Layer::Mapped(l) => l.entries(),
             Layer::Owned(v) => v,
+        }
+    }
+
+    /// The file the layer came from, if any.
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Layer::Mapped(l) => Some(&l.path),
+            Layer::Owned(_) => None,
         }
     }
 }
@@ -37,9 +45,13 @@ impl Layer {
 impl Tablebase {
     /// Opens the tables in `dir`: every layer from 0 stones up to the first one missing.
     ///
+    /// Each layer is checked before its first use ([`integrity::open_layer`]: header, length,
+    /// checksum and value range, or a matching verified stamp for large layers), so a damaged,
+    /// truncated or foreign file is an error naming it, never a value.
+    ///
     /// # Errors
     /// [`TbError::NoTables`] when there is no layer 0; [`TbError::BadFile`] or [`TbError::Io`] when a
-    /// present layer is damaged or unreadable (its header, length; checksums are for `verify`).
+    /// present layer is damaged or unreadable.
     pub fn open(dir: &Path) -> Result<Tablebase, TbError> {
         Tablebase::open_up_to(dir, MAX_LAYER)
     }
@@ -51,10 +63,10 @@ impl Tablebase {
     pub fn open_up_to(dir: &Path, max: u32) -> Result<Tablebase, TbError> {
         let mut layers = Vec::new();
         for n in 0..=max.min(MAX_LAYER) {
-            if !format::layer_path(dir, n).exists() {
+            if !crate::format::layer_path(dir, n).exists() {
                 break;
             }
-            layers.push(Layer::Mapped(std::sync::Arc::new(format::map_layer(dir, n)?.1)));
+            layers.push(Layer::Mapped(std::sync::Arc::new(integrity::open_layer(dir, n)?)));
         }
         if layers.is_empty() {
             return Err(TbError::NoTables(dir.to_path_buf()));
@@ -91,31 +103,61 @@ impl Tablebase {
     /// The exact value of `pos` for the player to move: the best future capture difference (own
     /// captures minus the opponent's, from here to the end) that it can force, where an endless game
     /// ends by R7 with no further captures. Captures made before `pos` do not count. `None` when the
-    /// board holds more than [`Tablebase::max_stones`] stones. The game-over position is worth 0.
+    /// board holds more than [`Tablebase::max_stones`] stones, and also when the stored entry is
+    /// not a value of its layer (a file changed in place since it was opened and checked:
+    /// [`Tablebase::try_probe`] tells that apart). The game-over position is worth 0.
     #[must_use]
     pub fn probe(&self, pos: Position) -> Option<i32> {
-        let layer = self.layers.get(pos.stones_on_board() as usize)?.entries();
-        let v = layer[index_of(pos) as usize] as i8;
-        debug_assert_ne!(v, NO_POSITION, "a Position always has its mover able to move (R5)");
-        Some(i32::from(v))
+        self.try_probe(pos).ok().flatten()
+    }
+
+    /// [`Tablebase::probe`], with the range check of the value read made an error.
+    ///
+    /// # Errors
+    /// [`TbError::BadFile`] naming the layer's file when the stored entry is not a value of the
+    /// layer (out of `-n..=n`, or marked as no position where a [`Position`] always is one).
+    pub fn try_probe(&self, pos: Position) -> Result<Option<i32>, TbError> {
+        let n = pos.stones_on_board();
+        let Some(layer) = self.layers.get(n as usize) else { return Ok(None) };
+        let v = layer.entries()[index_of(pos) as usize] as i8;
+        // NO_POSITION (-128) is out of range too: a Position's mover can always move (R5).
+        if v.unsigned_abs() as u32 > n {
+            return Err(TbError::BadFile {
+                path: layer.path().map_or_else(|| format!("layer {n} in memory").into(), Path::to_path_buf),
+                reason: format!(
+                    "entry {} holds {v}, not a value of {n} stones: the file changed since it was checked",
+                    index_of(pos)
+                ),
+            });
+        }
+        Ok(Some(i32::from(v)))
     }
 
     /// Every legal move of `pos` with its exact value for the player to move (the stones it captures
     /// plus what follows, R4, R5), in ring order; the best of them equals [`Tablebase::probe`].
-    /// Empty when the game is over; `None` beyond the tables.
+    /// Empty when the game is over; `None` beyond the tables, or where a stored entry is not a
+    /// value (as [`Tablebase::probe`]).
     #[must_use]
     pub fn probe_moves(&self, pos: Position) -> Option<Vec<(Move, i32)>> {
-        self.layers.get(pos.stones_on_board() as usize)?;
+        self.try_probe_moves(pos).ok().flatten()
+    }
+
+    /// [`Tablebase::probe_moves`], with a stored entry that is not a value made an error.
+    ///
+    /// # Errors
+    /// As [`Tablebase::try_probe`].
+    pub fn try_probe_moves(&self, pos: Position) -> Result<Option<Vec<(Move, i32)>>, TbError> {
+        if self.layers.get(pos.stones_on_board() as usize).is_none() {
+            return Ok(None);
+        }
         let mover = pos.to_move();
-        Some(
-            pos.legal_moves()
-                .map(|m| {
-                    let (child, k) = pos.play_counting(m);
-                    let cv = self.probe(child).expect("a move never adds stones") as i8;
-                    (m, i32::from(move_value(mover, k, child, cv)))
-                })
-                .collect(),
-        )
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let (child, k) = pos.play_counting(m);
+            let cv = self.try_probe(child)?.expect("a move never adds stones") as i8;
+            out.push((m, i32::from(move_value(mover, k, child, cv))));
+        }
+        Ok(Some(out))
     }
 
     /// The move perfect play makes in `pos`: the first best one in ring order, with its value

@@ -4,6 +4,8 @@ use crate::build::{move_value, solve_layer};
 use crate::error::TbError;
 use crate::format::{self, NO_POSITION};
 use crate::index::{self, boards, next_board, unrank};
+use crate::integrity::{self, CheckedLayer};
+use crate::manifest::Manifest;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -98,11 +100,13 @@ pub fn rebuild_matches(n: u32, layer: &[u8], lower: &[&[u8]]) -> u64 {
     fresh.par_iter().zip(layer.par_iter()).filter(|(a, b)| a != b).count() as u64
 }
 
-/// Verifies every layer in `dir`: header, length and checksum, then [`check_layer`], and with
-/// `rebuild` also [`rebuild_matches`]. `report` is called after each layer.
+/// Verifies every layer in `dir`: the files against the folder's manifest where there is one
+/// ([`Manifest::check_files`]), each layer's header, length, checksum and value range in full
+/// (whatever its verified stamp says), then [`check_layer`], and with `rebuild` also
+/// [`rebuild_matches`]. `report` is called after each layer.
 ///
 /// # Errors
-/// [`TbError::BadFile`] on a bad header, length or checksum; [`TbError::Mismatch`] when values
+/// [`TbError::BadFile`] on a bad manifest, header, length, checksum or value; [`TbError::Mismatch`] when values
 /// disagree; [`TbError::NoTables`] when there is no layer 0.
 pub fn verify(
     dir: &Path,
@@ -126,26 +130,24 @@ pub fn verify_from(
     progress: &(dyn Fn(u32, u64, u64) + Sync),
     report: &mut dyn FnMut(LayerReport),
 ) -> Result<Vec<LayerReport>, TbError> {
-    let mut layers: Vec<memmap2::Mmap> = Vec::new();
+    if let Some(m) = Manifest::read(dir)? {
+        m.check_files(dir)?;
+    }
+    let mut layers: Vec<CheckedLayer> = Vec::new();
     let mut out = Vec::new();
     for n in 0..=index::MAX_LAYER {
         if !format::layer_path(dir, n).exists() {
             break;
         }
         let start = std::time::Instant::now();
-        let (header, map) = format::map_layer(dir, n)?;
         if n < from {
-            layers.push(map);
+            layers.push(integrity::open_layer(dir, n)?);
             continue;
         }
-        let data = format::entries(&map);
-        if !format::check_checksum(&header, data) {
-            return Err(TbError::BadFile {
-                path: format::layer_path(dir, n),
-                reason: "checksum mismatch: the entries are damaged".into(),
-            });
-        }
-        let lower: Vec<&[u8]> = layers.iter().map(format::entries).collect();
+        // The full check (checksum, value range) whatever the stamp says; it renews the stamp.
+        let layer = integrity::open_layer_with(dir, n, 0, true)?;
+        let data = layer.entries();
+        let lower: Vec<&[u8]> = layers.iter().map(CheckedLayer::entries).collect();
         let entries = data.len() as u64;
         let (positions, bad, first) = check_layer(n, data, &lower, &|d| progress(n, d.min(entries), entries));
         if bad > 0 {
@@ -175,7 +177,7 @@ pub fn verify_from(
         };
         report(r);
         out.push(r);
-        layers.push(map);
+        layers.push(layer);
     }
     match (out.is_empty(), layers.len()) {
         (true, 0) => Err(TbError::NoTables(dir.to_path_buf())),

@@ -69,8 +69,8 @@ fn damage_is_detected() {
     let path = format::layer_path(&dir, 5);
     let mut bytes = std::fs::read(&path).expect("read");
 
-    // A flipped value: the checksum catches it.
-    let i = format::HEADER_LEN + 100;
+    // A changed value (still within the layer's range): the checksum catches it.
+    let i = format::HEADER_LEN + bytes[format::HEADER_LEN..].iter().position(|&b| b == 1).expect("a 1");
     bytes[i] = bytes[i].wrapping_add(2);
     std::fs::write(&path, &bytes).expect("write");
     assert!(matches!(verify(&dir, false, &|_, _, _| {}, &mut |_| {}), Err(TbError::BadFile { .. })));
@@ -79,6 +79,9 @@ fn damage_is_detected() {
     let sum = format::checksum(&bytes[format::HEADER_LEN..]);
     bytes[32..40].copy_from_slice(&sum.to_le_bytes());
     std::fs::write(&path, &bytes).expect("write");
+    // The manifest still lists the old checksum and tells; without it, the successor check does.
+    assert!(matches!(verify(&dir, false, &|_, _, _| {}, &mut |_| {}), Err(TbError::BadFile { .. })));
+    std::fs::remove_file(vlt_tablebase::Manifest::path(&dir)).expect("rm manifest");
     match verify(&dir, false, &|_, _, _| {}, &mut |_| {}) {
         Err(TbError::Mismatch { stones: 5, bad, .. }) => assert!(bad >= 1),
         other => panic!("expected a mismatch, got {other:?}"),
@@ -107,7 +110,10 @@ fn open_tables_survive_a_layer_written_again() {
     build(&dir, 5, &|_| {}).expect("build");
     let tb = Tablebase::open(&dir).expect("open");
     let before = tb.layer(5).expect("layer 5").to_vec();
-    let changed: Vec<u8> = before.iter().map(|&b| b.wrapping_add(1)).collect();
+    // Every value negated: another sound-looking layer (values in range), not the same one.
+    let changed: Vec<u8> =
+        before.iter().map(|&b| if b as i8 == format::NO_POSITION { b } else { (-(b as i8)) as u8 }).collect();
+    assert_ne!(changed, before);
     format::write_layer(&dir, 5, &changed).expect("write again");
     assert_eq!(tb.layer(5), Some(before.as_slice()), "the open map still shows the old layer");
     assert_eq!(Tablebase::open(&dir).expect("open again").layer(5), Some(changed.as_slice()));

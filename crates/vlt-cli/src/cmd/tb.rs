@@ -166,6 +166,16 @@ fn plain_progress(stones: u32, done: u64, total: u64, elapsed: Duration, eta: Du
     )
 }
 
+/// Positions a second, in millions, where the time is long enough to tell (a layer solved in a
+/// few milliseconds would show a rate of its timer's rounding, not of the builder).
+fn rate(positions: u64, micros: u64) -> String {
+    if micros < 10_000 {
+        "  fast".to_string()
+    } else {
+        format!("{:>5.2} M/s", positions as f64 / micros as f64)
+    }
+}
+
 /// Peak resident memory of this process in MiB, where Linux tells it.
 fn peak_rss_mib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -195,12 +205,12 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
             if let Some(b) = bar.lock().expect("bar").take() {
                 b.finish();
             }
-            let secs = stats.millis as f64 / 1000.0;
             let size = std::fs::metadata(format::layer_path(&dir, stones)).map(|m| m.len()).unwrap_or(0);
             eprintln!(
-                "layer {stones:2}: {:>11} positions in {secs:7.2} s ({:>5.2} M/s), {:>5.1} MB, {:>9} worth 0 ({} through quiet play)",
+                "layer {stones:2}: {:>11} positions in {:7.2} s ({}), {:>5.1} MB, {:>9} worth 0 ({} through quiet play)",
                 stats.positions,
-                stats.positions as f64 / secs.max(1e-6) / 1e6,
+                stats.micros as f64 / 1e6,
+                rate(stats.positions, stats.micros),
                 size as f64 / 1e6,
                 stats.zeros,
                 stats.zero_by_quiet_play,
@@ -259,7 +269,7 @@ fn probe_text(a: &ProbeArgs) -> anyhow::Result<String> {
     let pos = super::parse_position(&a.position)?;
     let tb = open_for(&a.dir, pos.stones_on_board())?;
     let t = Instant::now();
-    let out = probe_one(&tb, pos, a.json);
+    let out = probe_one(&tb, pos, a.json).map_err(tb_error)?;
     if !a.json {
         eprintln!("probe with moves: {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
     }
@@ -268,17 +278,17 @@ fn probe_text(a: &ProbeArgs) -> anyhow::Result<String> {
 
 /// The value of `pos` and of each of its moves, as `vlt tb probe` prints them (`pos` is within
 /// the tables).
-fn probe_one(tb: &Tablebase, pos: vlt_core::Position, json: bool) -> String {
+fn probe_one(tb: &Tablebase, pos: vlt_core::Position, json: bool) -> Result<String, TbError> {
     use std::fmt::Write;
-    let value = tb.probe(pos).expect("within the tables");
-    let moves = tb.probe_moves(pos).expect("within the tables");
+    let value = tb.try_probe(pos)?.expect("within the tables");
+    let moves = tb.try_probe_moves(pos)?.expect("within the tables");
     if json {
         let moves: Vec<_> =
             moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
-        return format!(
+        return Ok(format!(
             "{}\n",
             serde_json::json!({"position": pos.to_string(), "value": value, "moves": moves})
-        );
+        ));
     }
     let mut out = format!("{pos}\n");
     let _ = writeln!(out, "value {value:+} for {} (future captures, own minus opponent's)", pos.to_move());
@@ -286,7 +296,7 @@ fn probe_one(tb: &Tablebase, pos: vlt_core::Position, json: bool) -> String {
         let best = if *v == value { "  best" } else { "" };
         let _ = writeln!(out, "  {m}  {v:+}{best}");
     }
-    out
+    Ok(out)
 }
 
 /// `vlt tb probe --dir DIR -`: every position of `input`, one a line, probed in turn. A line that
@@ -316,7 +326,7 @@ fn probe_batch(
         });
         match pos {
             Ok(p) => {
-                out.write_all(probe_one(&tb, p, a.json).as_bytes())?;
+                out.write_all(probe_one(&tb, p, a.json).map_err(tb_error)?.as_bytes())?;
                 probed += 1;
             }
             Err(e) => {
@@ -368,16 +378,25 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
             r.millis as f64 / 1000.0
         );
     };
+    let manifest = vlt_tablebase::Manifest::read(&a.dir).map_err(tb_error)?;
     let reports = vlt_tablebase::verify::verify_from(&a.dir, a.from, a.rebuild, &progress, &mut report)
         .map_err(tb_error)?;
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
     println!(
-        "verified {} layers ({} to {} stones), {positions} positions{}, in {:.1} s: all values agree",
+        "verified {} layers ({} to {} stones), {positions} positions{}, in {:.1} s: all values agree; {}",
         reports.len(),
         a.from,
         a.from as usize + reports.len() - 1,
         if a.rebuild { ", each solved again" } else { "" },
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        match manifest {
+            Some(m) => format!(
+                "the files match {} ({} layers)",
+                vlt_tablebase::manifest::MANIFEST_FILE,
+                m.layers.len()
+            ),
+            None => format!("no {} to check the files against", vlt_tablebase::manifest::MANIFEST_FILE),
+        }
     );
     Ok(())
 }
@@ -530,6 +549,42 @@ mod tests {
         assert_eq!(objects[2]["line"], 3);
         assert!(objects[2]["error"].as_str().is_some_and(|e| e.contains("go up to 6")), "{}", objects[2]);
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A damaged layer is an input error naming its file, for probe, verify and stats alike.
+    #[test]
+    fn a_damaged_layer_is_an_error_naming_it() {
+        let d = dir("damaged");
+        build(BuildArgs { max_stones: 5, dir: d.clone(), threads: Some(1) }).expect("build");
+        let path = format::layer_path(&d, 5);
+        let mut bytes = std::fs::read(&path).expect("read");
+        let i = format::HEADER_LEN + bytes[format::HEADER_LEN..].iter().position(|&b| b == 1).expect("a 1");
+        bytes[i] = 3;
+        std::fs::write(&path, &bytes).expect("write");
+        let name = path.display().to_string();
+        let e = probe_text(&probe_args(&d, "0,0,0,1,1,1/0,0,0,1,0,1 B 0 0", false)).expect_err("damaged");
+        assert!(
+            probe_text(&probe_args(&d, "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", false)).is_ok(),
+            "layer 5 unused"
+        );
+        assert_eq!(exit_code(&e), 2, "{e}");
+        assert!(format!("{e}").starts_with(&name) && format!("{e}").contains("checksum"), "{e}");
+        let e = verify(VerifyArgs { dir: d.clone(), rebuild: false, from: 0 }).expect_err("damaged");
+        assert_eq!(exit_code(&e), 2, "{e}");
+        assert!(format!("{e}").contains(&name), "{e}");
+        let e = stats_text(&StatsArgs { json: false, dir: d.clone() }).expect_err("damaged");
+        assert!(exit_code(&e) == 2 && format!("{e}").contains(&name), "{e}");
+        let e = build(BuildArgs { max_stones: 6, dir: d.clone(), threads: Some(1) }).expect_err("damaged");
+        assert!(exit_code(&e) == 2 && format!("{e}").contains(&name), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A layer solved in a few milliseconds shows no rate (it would be the timer's rounding).
+    #[test]
+    fn rates_only_where_the_time_tells() {
+        assert_eq!(rate(2478, 0), "  fast");
+        assert_eq!(rate(2478, 999), "  fast");
+        assert_eq!(rate(26_035_092, 17_890_000), " 1.46 M/s");
     }
 
     /// Where standard error is a log file, a build or check prints a plain progress line.
