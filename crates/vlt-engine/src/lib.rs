@@ -28,11 +28,13 @@ pub mod level;
 pub mod mcts;
 pub mod search;
 pub mod selfplay;
+mod thread;
 pub mod time;
 pub mod tt;
 
 pub use eval::{STONE, Weights};
 pub use mcts::{MctsConfig, Playout};
+pub use thread::{EngineThread, Finished, Task};
 pub use time::TimeBudget;
 
 use search::{INF, MAX_PLY, Shared, Thread, aspiration};
@@ -589,6 +591,6 @@ fn ahead(index: usize) -> u32 {
 }
 
 /// True when the game goes on and its mover has a move (a search has something to choose).
-fn has_moves(game: &Game) -> bool {
+pub(crate) fn has_moves(game: &Game) -> bool {
     !game.is_over() && !game.position().legal_moves().is_empty()
 }

@@ -1,149 +1,88 @@
-//! The host: carries out a session's [`Effect`]s with a real [`Engine`] on a worker thread, so
-//! that `stop` and `isready` are answered while it thinks. Output goes to a [`Sink`], a callback
-//! that any transport provides (stdout for `vlt engine`, a channel for a WebSocket).
+//! The host: carries out a session's [`Effect`]s with a real [`Engine`] on its own thread (an
+//! [`EngineThread`]), so that `stop` and `isready` are answered while it thinks. Output goes to a
+//! [`Sink`], a callback that any transport provides (stdout for `vlt engine`, a channel for a
+//! WebSocket).
 
 use crate::response::{Info, Response};
 use crate::session::{Effect, Job, JobKind, Session};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
-use vlt_engine::{Engine, EngineConfig, SearchInfo, Stop};
+use std::sync::Arc;
+use vlt_engine::{Engine, EngineConfig, EngineThread, SearchInfo, Task};
 use vlt_tablebase::Tablebase;
 
-/// Where the engine's lines go. Called from the caller's thread and from the worker.
+/// Where the engine's lines go. Called from the caller's thread and from the engine's.
 pub type Sink = Arc<dyn Fn(Response) + Send + Sync>;
-
-/// How often a finished `go infinite` looks for its `stop`.
-const INFINITE_POLL: Duration = Duration::from_millis(2);
-
-enum Msg {
-    Configure(EngineConfig),
-    Clear,
-    Search(Job, Stop),
-}
 
 /// Runs an engine on its own thread.
 pub struct Host {
-    tx: Option<mpsc::Sender<Msg>>,
-    busy: Arc<AtomicBool>,
-    stop: Arc<Mutex<Stop>>,
+    engine: EngineThread,
     sink: Sink,
-    worker: Option<JoinHandle<()>>,
 }
 
 impl Host {
-    /// Starts the worker with an engine of this configuration.
+    /// Starts an engine of this configuration.
     #[must_use]
     pub fn new(config: EngineConfig, sink: Sink) -> Host {
         Host::with_tablebase(config, None, sink)
     }
 
-    /// Starts the worker with an engine of this configuration that values positions within
-    /// `tablebase` exactly (perfect endgames; its `info` lines then say `exact` as soon as
-    /// every line reaches the tables).
+    /// Starts an engine of this configuration that values positions within `tablebase` exactly
+    /// (its `info` lines then say `exact` as soon as every line reaches the tables). The tables
+    /// stay across `setoption`.
     #[must_use]
     pub fn with_tablebase(config: EngineConfig, tablebase: Option<Arc<Tablebase>>, sink: Sink) -> Host {
-        let (tx, rx) = mpsc::channel::<Msg>();
-        let busy = Arc::new(AtomicBool::new(false));
-        let (b, s) = (busy.clone(), sink.clone());
-        let worker = std::thread::spawn(move || {
-            let mut engine = Engine::new(config);
-            // Kept across `setoption` (a new configuration leaves the tables in place).
-            engine.set_tablebase(tablebase);
-            // The loop ends when the host drops its sender.
-            for msg in rx {
-                match msg {
-                    Msg::Configure(c) => engine.set_config(c),
-                    Msg::Clear => engine.clear(),
-                    Msg::Search(job, stop) => {
-                        let best = run(&mut engine, &job, &stop, &*s);
-                        // Not busy before `bestmove` is out: a client that answers it at once
-                        // with a new `go` must not be refused.
-                        b.store(false, Ordering::SeqCst);
-                        s(Response::BestMove(best));
-                    }
-                }
-            }
-        });
-        Host { tx: Some(tx), busy, stop: Arc::new(Mutex::new(Stop::new())), sink, worker: Some(worker) }
+        let mut engine = Engine::new(config);
+        engine.set_tablebase(tablebase);
+        Host { engine: EngineThread::new(engine), sink }
     }
 
     /// True while a search runs (from `go` until its `bestmove` is sent).
     #[must_use]
     pub fn is_busy(&self) -> bool {
-        self.busy.load(Ordering::SeqCst)
+        self.engine.is_searching()
     }
 
     /// Carries out one effect. Returns false for [`Effect::Quit`].
     pub fn apply(&mut self, effect: Effect) -> bool {
-        let send = |tx: &Option<mpsc::Sender<Msg>>, m: Msg| {
-            // The worker only ends when we drop the sender, so a send cannot fail before quit.
-            if let Some(tx) = tx {
-                let _ = tx.send(m);
-            }
-        };
         match effect {
             Effect::Reply(r) => (self.sink)(r),
-            Effect::Configure(c) => send(&self.tx, Msg::Configure(c)),
-            Effect::Clear => send(&self.tx, Msg::Clear),
+            Effect::Configure(c) => self.engine.configure(c),
+            Effect::Clear => self.engine.clear(),
             Effect::Search(job) => {
-                let stop = Stop::new();
-                *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
-                self.busy.store(true, Ordering::SeqCst);
-                send(&self.tx, Msg::Search(job, stop));
+                let (info, done) = (Arc::clone(&self.sink), Arc::clone(&self.sink));
+                self.engine.go(
+                    task(job),
+                    move |i| info(Response::Info(self::info(i))),
+                    move |f| done(Response::BestMove(f.best)),
+                );
             }
             // Waits for the `bestmove`: after `stop` the search is over, so the next command (a
             // `go`, or `isready` whose `readyok` promises that) finds the engine idle.
             Effect::Stop => {
-                self.stop.lock().unwrap_or_else(|e| e.into_inner()).stop();
-                self.wait();
+                self.engine.stop();
+                self.engine.wait();
             }
             Effect::Quit => return false,
         }
         true
     }
 
-    /// Stops any search and waits for the worker to end.
+    /// Stops any search and waits for the engine's thread to end.
     pub fn shutdown(&mut self) {
-        self.stop.lock().unwrap_or_else(|e| e.into_inner()).stop();
-        self.tx = None;
-        if let Some(w) = self.worker.take() {
-            let _ = w.join();
-        }
+        self.engine.shutdown();
     }
 
     /// Waits until the running search (if any) has sent its `bestmove`; a `go infinite` must be
     /// stopped first or this waits for ever.
     pub fn wait(&self) {
-        while self.is_busy() {
-            std::thread::sleep(INFINITE_POLL);
-        }
+        self.engine.wait();
     }
 }
 
-impl Drop for Host {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
-}
-
-/// Runs one job; returns the move for `bestmove`.
-fn run(engine: &mut Engine, job: &Job, stop: &Stop, sink: &dyn Fn(Response)) -> Option<vlt_core::Move> {
+/// The engine's task for a job.
+fn task(job: Job) -> Task {
     match job.kind {
-        JobKind::Level { level, seed } => Some(engine.play_level(&job.game, level, seed)),
-        JobKind::Search { limits, infinite } => {
-            let mut on_info = |i: &SearchInfo| sink(Response::Info(info(i)));
-            let r = engine.search(&job.game, &limits, stop, &mut on_info);
-            if infinite {
-                // UCI: after `go infinite` the best move waits for `stop`, even for a proven result.
-                while !stop.is_stopped() {
-                    std::thread::sleep(INFINITE_POLL);
-                }
-            }
-            r.map(|r| r.best)
-        }
+        JobKind::Level { level, seed } => Task::Level { game: job.game, level, seed, clock: None },
+        JobKind::Search { limits, infinite } => Task::Search { game: job.game, limits, infinite },
     }
 }
 
@@ -224,6 +163,7 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Mutex, mpsc};
     use vlt_tablebase::build::build_in_memory;
 
     /// The responses of one `go` from `pos`, through a [`Server`] with or without tables.
@@ -243,8 +183,8 @@ mod tests {
         rx.iter().collect()
     }
 
-    /// With tables the engine knows an endgame's exact value after one ply, and says so;
-    /// without them a one-ply search is a guess.
+    /// With tables the engine knows an endgame's exact value after one ply, and says so; without
+    /// them a one-ply search is a guess.
     #[test]
     fn an_engine_with_tables_reports_exact_endgame_values() {
         let tb = Arc::new(Tablebase::from_layers(build_in_memory(7)));

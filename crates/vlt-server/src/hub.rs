@@ -1,7 +1,8 @@
 //! The referee: live games in memory, backed by the store. Every change is validated with the rules
 //! crate (R3–R7), committed to SQLite, and only then applied in memory, answered and broadcast to
-//! the game's WebSocket watchers. Engine work runs on blocking threads under a semaphore and a time
-//! bound, never on the async runtime's threads.
+//! the game's WebSocket watchers. Engine work runs on the engines' own threads (one
+//! [`EngineThread`] for each slot) under a semaphore and a time bound, never on the async
+//! runtime's threads.
 
 use crate::error::ApiError;
 use crate::store::{GameRow, Store, now};
@@ -12,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Semaphore, broadcast};
 use vlt_core::{Game, Move, Player, Position, Record, Termination};
-use vlt_engine::{Engine, EngineConfig, Level, Limits, Stop};
+use vlt_engine::{Engine, EngineConfig, EngineThread, Finished, Level, Limits, Task};
 
 /// The server's bounds.
 #[derive(Clone, Copy, Debug)]
@@ -100,9 +101,11 @@ pub struct Hub {
     store: Arc<Store>,
     games: Mutex<HashMap<String, Arc<Live>>>,
     engine_slots: Arc<Semaphore>,
+    /// One engine for each slot, each on its own thread.
+    engines: Vec<EngineThread>,
+    /// Held while a task picks its engine.
+    engine_pick: Mutex<()>,
     epoch: Arc<str>,
-    /// Endgame tables the computer player and the advice probe, if any.
-    tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     /// The bounds in force.
     pub bounds: Bounds,
 }
@@ -181,6 +184,10 @@ fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut buf = vec![0u8; bytes];
     getrandom::getrandom(&mut buf).map_err(|e| ApiError::Internal(format!("random: {e}")))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn game_over() -> ApiError {
+    ApiError::Conflict("the game is over: there is nothing to search".into())
 }
 
 fn parse_player(s: &str, what: &str) -> Result<Player, ApiError> {
@@ -274,12 +281,21 @@ impl Hub {
         tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     ) -> Arc<Hub> {
         let epoch = random_hex(4).unwrap_or_else(|_| format!("{:x}", now()));
+        let slots = bounds.engine_threads.max(1);
+        let engines = (0..slots)
+            .map(|_| {
+                let mut e = Engine::new(EngineConfig { hash_mb: ENGINE_HASH_MB, ..EngineConfig::default() });
+                e.set_tablebase(tablebase.clone());
+                EngineThread::new(e)
+            })
+            .collect();
         Arc::new(Hub {
-            tablebase,
+            engines,
+            engine_pick: Mutex::new(()),
             epoch: Arc::from(epoch),
             store: Arc::new(store),
             games: Mutex::new(HashMap::new()),
-            engine_slots: Arc::new(Semaphore::new(bounds.engine_threads.max(1))),
+            engine_slots: Arc::new(Semaphore::new(slots)),
             bounds,
         })
     }
@@ -591,34 +607,39 @@ impl Hub {
         });
     }
 
-    /// Runs `f` with an engine on a blocking thread, under the semaphore and a time bound.
-    async fn with_engine<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Engine, &Stop) -> Option<T> + Send + 'static,
-    ) -> Result<T, ApiError> {
+    /// Runs `task` on an idle engine, under the semaphore and a time bound.
+    async fn run_engine(&self, task: Task) -> Result<Finished, ApiError> {
         // Waiting for a slot is bounded too, so a flood of analysis requests is refused rather
         // than queued without end.
         let permit = tokio::time::timeout(ENGINE_QUEUE_WAIT, Arc::clone(&self.engine_slots).acquire_owned())
             .await
             .map_err(|_| ApiError::Busy("the engine is busy; try again".into()))?
             .map_err(|_| ApiError::Internal("engine slots closed".into()))?;
-        let stop = Stop::new();
-        let stop_in = stop.clone();
-        let tablebase = self.tablebase.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit; // held until the search ends, even if we stop waiting
-            let mut engine = Engine::new(EngineConfig { hash_mb: ENGINE_HASH_MB, ..EngineConfig::default() });
-            engine.set_tablebase(tablebase);
-            f(&mut engine, &stop_in)
-        });
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let engine = {
+            // A permit is released only once its task has finished, so a permit holder always
+            // finds an idle engine; the lock keeps two holders from picking the same one.
+            let _pick = self.engine_pick.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let engine = self.engines.iter().find(|e| !e.is_searching()).unwrap_or(&self.engines[0]);
+            // A fresh table for every task: answers depend only on the request.
+            engine.clear();
+            engine.go(
+                task,
+                |_| {},
+                move |f| {
+                    let _ = tx.send(f);
+                    drop(permit); // held until the search ends, even if nobody waits any more
+                },
+            );
+            engine
+        };
         let limit = Duration::from_millis(self.bounds.engine_ms) + ENGINE_GRACE;
-        match tokio::time::timeout(limit, task).await {
-            Ok(Ok(Some(t))) => Ok(t),
-            Ok(Ok(None)) => Err(ApiError::Conflict("the game is over: there is nothing to search".into())),
-            Ok(Err(e)) => Err(ApiError::Internal(format!("engine: {e}"))),
+        match tokio::time::timeout(limit, rx).await {
+            Ok(Ok(f)) => Ok(f),
+            Ok(Err(_)) => Err(ApiError::Internal("engine: the search was lost".into())),
             Err(_) => {
                 // Past its own limit and the grace: tell the search to stop, and give up on it.
-                stop.stop();
+                engine.stop();
                 Err(ApiError::Busy("the engine took too long".into()))
             }
         }
@@ -626,19 +647,17 @@ impl Hub {
 
     async fn computer_move(&self, game: Game, level: u8, seed: u64) -> Result<Move, ApiError> {
         let cap = Duration::from_millis(self.bounds.engine_ms);
-        self.with_engine(move |e, stop| {
-            let level = Level::new(level)?;
-            let s = level.settings();
-            if s.temperature > 0 {
-                // The low levels search shallow (a few plies): quick, and their chance matters.
-                Some(e.play_level(&game, level, seed))
-            } else {
-                let mut limits = s.limits;
-                limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
-                e.search(&game, &limits, stop, &mut |_| {}).map(|r| r.best)
-            }
-        })
-        .await
+        let level = Level::new(level).ok_or_else(|| ApiError::Internal(format!("stored level {level}")))?;
+        let s = level.settings();
+        let task = if s.temperature > 0 {
+            // The low levels search shallow (a few plies): quick, and their chance matters.
+            Task::Level { game, level, seed, clock: None }
+        } else {
+            let mut limits = s.limits;
+            limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+            Task::Search { game, limits, infinite: false }
+        };
+        self.run_engine(task).await?.best.ok_or_else(game_over)
     }
 
     fn advice_allowed(g: &LiveGame) -> Result<(), ApiError> {
@@ -664,7 +683,7 @@ impl Hub {
             ..Limits::default()
         };
         let for_player = game.position().to_move().to_string();
-        let r = self.with_engine(move |e, stop| e.analyse(&game, &limits, stop, &mut |_| {})).await?;
+        let r = self.run_engine(Task::Analyse { game, limits }).await?.result.ok_or_else(game_over)?;
         Ok(Advice {
             best: r.best.to_string(),
             score: r.info.score,

@@ -1,13 +1,13 @@
-//! The engine on a background thread, so the screen keeps drawing while the computer thinks.
-//! Requests carry an id; the UI ignores a reply whose id it no longer waits for (after an undo,
-//! a new game or a load), which is simpler and safer than interrupting the search.
+//! The engine on its own thread ([`EngineThread`]), so the screen keeps drawing while the
+//! computer thinks. Requests carry an id; the UI ignores a reply whose id it no longer waits for
+//! (after an undo, a new game or a load), which is simpler and safer than interrupting the
+//! search. Dropping the worker stops what runs.
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
 use std::time::Duration;
 use vlt_core::{Game, Move};
-use vlt_engine::{Engine, EngineConfig, Level, Limits, Stop};
+use vlt_engine::{Engine, EngineConfig, EngineThread, Level, Limits, Task};
 use vlt_tablebase::Tablebase;
 
 /// How long a hint or an evaluation may search: long enough to be useful at every level, short
@@ -50,37 +50,46 @@ pub struct Reply {
     pub depth: u32,
 }
 
-/// The engine thread and its two channels.
+/// The engine thread, and the channel its replies come back on.
 pub struct Worker {
-    tx: Option<Sender<Request>>,
+    engine: EngineThread,
+    tx: Sender<Reply>,
     rx: Receiver<Reply>,
-    handle: Option<JoinHandle<()>>,
 }
+
+/// The transposition table of the game's engine, in MiB.
+const HASH_MB: usize = 16;
 
 impl Worker {
     /// Starts the engine thread; with `tablebase`, the engine values positions within it exactly.
     pub fn spawn(tablebase: Option<Arc<Tablebase>>) -> Worker {
-        let (tx, requests) = channel::<Request>();
-        let (replies, rx) = channel::<Reply>();
-        let handle = std::thread::spawn(move || {
-            let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
-            engine.set_tablebase(tablebase);
-            for r in requests {
-                let reply = answer(&mut engine, &r);
-                if replies.send(reply).is_err() {
-                    break;
-                }
-            }
-        });
-        Worker { tx: Some(tx), rx, handle: Some(handle) }
+        let mut engine = Engine::new(EngineConfig { hash_mb: HASH_MB, ..EngineConfig::default() });
+        engine.set_tablebase(tablebase);
+        let (tx, rx) = channel::<Reply>();
+        Worker { engine: EngineThread::new(engine), tx, rx }
     }
 
     /// Queues a request.
     pub fn send(&self, r: Request) {
-        if let Some(tx) = &self.tx {
-            // A send fails only when the thread died; the UI then simply gets no reply.
-            let _ = tx.send(r);
-        }
+        let (id, job) = (r.id, r.job);
+        let task = match job {
+            Job::Play(level, seed) => Task::Level { game: r.game, level, seed, clock: None },
+            Job::Hint | Job::Eval => Task::Search {
+                game: r.game,
+                limits: Limits { movetime: Some(ANALYSIS_TIME), ..Limits::default() },
+                infinite: false,
+            },
+        };
+        let tx = self.tx.clone();
+        self.engine.go(
+            task,
+            |_| {},
+            move |f| {
+                let (score, depth) = f.result.map_or((None, 0), |r| (Some(r.info.score), r.info.depth));
+                // A send fails only when the UI has gone; nobody waits for the reply then.
+                let _ = tx.send(Reply { id, job, mv: f.best, score, depth });
+            },
+        );
     }
 
     /// A reply, if one is ready.
@@ -93,35 +102,4 @@ impl Worker {
     pub fn recv_timeout(&self, timeout: Duration) -> Option<Reply> {
         self.rx.recv_timeout(timeout).ok()
     }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // Closing the channel ends the thread's loop after its current search (at most about a
-        // second, level 10's move time); joining keeps the exit orderly.
-        self.tx = None;
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
-}
-
-/// Runs one request on the engine.
-pub fn answer(engine: &mut Engine, r: &Request) -> Reply {
-    let mut reply = Reply { id: r.id, job: r.job, mv: None, score: None, depth: 0 };
-    if r.game.is_over() {
-        return reply;
-    }
-    match r.job {
-        Job::Play(level, seed) => reply.mv = Some(engine.play_level(&r.game, level, seed)),
-        Job::Hint | Job::Eval => {
-            let limits = Limits { movetime: Some(ANALYSIS_TIME), ..Limits::default() };
-            if let Some(res) = engine.search(&r.game, &limits, &Stop::new(), &mut |_| {}) {
-                reply.mv = Some(res.best);
-                reply.score = Some(res.info.score);
-                reply.depth = res.info.depth;
-            }
-        }
-    }
-    reply
 }
