@@ -330,3 +330,31 @@ mod random {
         }
     }
 }
+
+/// The work of the default search on a fixed sample, pinned: a change meant to keep the search as
+/// it is (a refactoring) must not move these counts; a change to the search updates them.
+#[test]
+fn the_search_work_is_pinned() {
+    let (tb, big) = tables_8_and_12();
+    let mut positions = cycle_positions(&big, 10, 10);
+    positions.extend(sample(11, 6));
+    positions.extend(sample(12, 6));
+    let mut shared = Solver::new(&tb, u64::MAX);
+    let (mut nodes, mut tests, mut guess) = (0, 0, 0);
+    for &pos in &positions {
+        let mut fresh = Solver::new(&tb, u64::MAX);
+        assert_eq!(fresh.value(pos), Ok(big.probe(pos).expect("in")), "{pos}");
+        let s = fresh.stats();
+        (nodes, tests, guess) = (nodes + s.nodes, tests + s.tests, guess + s.guess_nodes);
+        assert_eq!(shared.value(pos), Ok(big.probe(pos).expect("in")), "{pos}");
+    }
+    let s = shared.stats();
+    let mut beyond = Solver::new(&tb, u64::MAX);
+    let far: Vec<i32> = sample(15, 2).into_iter().map(|p| beyond.value(p).expect("no limit")).collect();
+    let b = beyond.stats();
+    assert_eq!(positions.len(), 46);
+    assert_eq!((nodes, tests, guess), (800, 92, 305), "fresh solvers");
+    assert_eq!((s.nodes, s.tests, s.nested_nodes, s.known), (784, 81, 578, 671), "one solver");
+    assert_eq!(far, [5, -3, -1, -3]);
+    assert_eq!((b.nodes, b.tests, b.guess_nodes), (5651, 8, 43), "15 stones over 8-stone tables");
+}
