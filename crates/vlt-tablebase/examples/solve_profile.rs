@@ -1,11 +1,9 @@
 //! Where a solve's work goes: `cargo run --release --example solve_profile -- DIR POSITION...`
 //! prints nodes, nested nodes, distinct positions, proof sizes, tests and time per position, and nodes by
-//! stones on the board (environment:
-//! `MAX_NODES`, default 20 M; `METHOD=closure` for the earlier local-closure solver, and with it
-//! `NESTED_BUDGET`, a nested test's first budget, to compare).
+//! stones on the board (environment: `MAX_NODES`, default 20 M).
 
 use vlt_tablebase::Tablebase;
-use vlt_tablebase::solve::{Method, Solver};
+use vlt_tablebase::solve::Solver;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -16,12 +14,6 @@ fn main() {
         let pos = p.parse().expect("position");
         let mut s = Solver::new(&tb, limit);
         s.set_profile(true);
-        if std::env::var("METHOD").is_ok_and(|m| m == "closure") {
-            s.set_method(Method::Closure);
-        }
-        if let Some(b) = std::env::var("NESTED_BUDGET").ok().and_then(|s| s.parse().ok()) {
-            s.set_nested_budget(b);
-        }
         let start = std::time::Instant::now();
         let v = s.value(pos);
         let st = s.stats();

@@ -33,6 +33,7 @@ use crate::index::{self, MAX_LAYER, boards, index_of, next_board, unrank};
 use crate::integrity;
 use crate::manifest::{self, LayerBuild, LayerEntry, Manifest};
 use crate::unsow::for_each_predecessor;
+use crate::value::move_value;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -247,18 +248,6 @@ fn exits(board: [u8; HOLES], p: Player, lower: &[&[u8]]) -> (i8, u8) {
         }
     }
     (best, quiet)
-}
-
-/// The value of a move for its mover: the stones it captured plus what follows, seen from the mover
-/// (R5, N3: the mover may move again when the opponent's row is empty).
-#[inline]
-#[must_use]
-pub fn move_value(mover: Player, captured: u8, child: Position, child_value: i8) -> i8 {
-    if child.to_move() == mover && !child.is_game_over() {
-        captured as i8 + child_value
-    } else {
-        captured as i8 - child_value
-    }
 }
 
 /// Hands the decision of entry `x` (decided at threshold `t`) to its predecessors.

@@ -33,9 +33,11 @@ pub mod probe;
 pub mod solve;
 pub mod stats;
 pub mod unsow;
+mod value;
 pub mod verify;
 
 pub use build::{BuildEvent, LayerStats, build};
 pub use error::TbError;
 pub use manifest::Manifest;
 pub use probe::Tablebase;
+pub use value::move_value;

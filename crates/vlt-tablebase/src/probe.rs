@@ -1,9 +1,9 @@
 //! Probing finished tables.
 
-use crate::build::move_value;
 use crate::error::TbError;
 use crate::index::{MAX_LAYER, index_of};
 use crate::integrity::{self, CheckedLayer};
+use crate::value::move_value;
 use std::path::Path;
 use vlt_core::{Move, Position};
 

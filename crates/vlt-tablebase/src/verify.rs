@@ -1,11 +1,12 @@
 //! Verification of finished tables: checksums, and every stored value against its successors.
 
-use crate::build::{move_value, solve_layer};
+use crate::build::solve_layer;
 use crate::error::TbError;
 use crate::format::{self, NO_POSITION};
 use crate::index::{self, boards, next_board, unrank};
 use crate::integrity::{self, CheckedLayer};
 use crate::manifest::Manifest;
+use crate::value::move_value;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

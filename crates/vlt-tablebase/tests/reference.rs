@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 use vlt_core::{ByPlayer, Player, Position, ROW};
-use vlt_tablebase::build::{build_in_memory, move_value};
+use vlt_tablebase::build::build_in_memory;
 use vlt_tablebase::index::{boards, index_of, index_of_board, layer_entries, unrank};
+use vlt_tablebase::move_value;
 use vlt_tablebase::unsow::for_each_predecessor;
 use vlt_tablebase::{Tablebase, format::NO_POSITION};
 

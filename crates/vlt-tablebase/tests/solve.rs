@@ -6,7 +6,7 @@ use vlt_tablebase::Tablebase;
 use vlt_tablebase::build::build_in_memory;
 use vlt_tablebase::index::{boards, unrank};
 use vlt_tablebase::solve::estimate::{Estimator, N_FEATURES};
-use vlt_tablebase::solve::{Method, SolveError, Solver};
+use vlt_tablebase::solve::{SolveError, Solver};
 
 fn position(n: u32, r: u64, p: Player) -> Option<Position> {
     let b = unrank(n, r);
@@ -158,29 +158,19 @@ fn solver_over_8_stone_tables_agrees_with_12_stone_tables() {
         positions.extend(sample(n, 40));
     }
     assert!(positions.len() > 400, "{}", positions.len());
-    for method in [Method::ProofNumber, Method::Closure] {
-        // One solver for all (its kept bounds must stay right from position to position), a fresh
-        // one for each, and (closures) one that puts every nested test aside at once (deferral).
-        let mut shared = Solver::new(&tb, u64::MAX);
-        shared.set_method(method);
-        for (i, &pos) in positions.iter().enumerate() {
-            let want = Ok(big.probe(pos).expect("in the big tables"));
-            assert_eq!(shared.value(pos), want, "{method:?}, shared solver: {pos}");
-            if i % 3 == 0 {
-                let mut fresh = Solver::new(&tb, u64::MAX);
-                fresh.set_method(method);
-                assert_eq!(fresh.value(pos), want, "{method:?}, fresh solver: {pos}");
-            }
-            if i % 3 == 1 && method == Method::Closure {
-                let mut eager = Solver::new(&tb, u64::MAX);
-                eager.set_method(method);
-                eager.set_nested_budget(1);
-                assert_eq!(eager.value(pos), want, "nested budget 1: {pos}");
-            }
+    // One solver for all (its kept bounds must stay right from position to position), and a
+    // fresh one for every third.
+    let mut shared = Solver::new(&tb, u64::MAX);
+    for (i, &pos) in positions.iter().enumerate() {
+        let want = Ok(big.probe(pos).expect("in the big tables"));
+        assert_eq!(shared.value(pos), want, "shared solver: {pos}");
+        if i % 3 == 0 {
+            let mut fresh = Solver::new(&tb, u64::MAX);
+            assert_eq!(fresh.value(pos), want, "fresh solver: {pos}");
         }
-        let s = shared.stats();
-        assert!(s.nested_nodes > 0 && s.nodes > s.nested_nodes, "{method:?}: {s:?}");
     }
+    let s = shared.stats();
+    assert!(s.nested_nodes > 0 && s.nodes > s.nested_nodes, "{s:?}");
 }
 
 /// One threshold test answers "can the mover force at least t?" as the tables do, for thresholds

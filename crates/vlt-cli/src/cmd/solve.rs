@@ -11,7 +11,7 @@ use vlt_engine::{Engine, EngineConfig, Level};
 use vlt_tablebase::Tablebase;
 use vlt_tablebase::build::build_in_memory;
 use vlt_tablebase::solve::estimate::Estimator;
-use vlt_tablebase::solve::{Method, SolveError, SolveStats, Solver};
+use vlt_tablebase::solve::{SolveError, SolveStats, Solver};
 
 /// Tables built in memory when no --dir is given (a fraction of a second).
 const DEFAULT_STONES: u32 = 8;
@@ -60,10 +60,6 @@ pub struct Args {
     /// up to the survey's largest stone count are loaded); a mismatch is an error.
     #[arg(long, value_name = "DIR", requires = "survey")]
     check: Option<PathBuf>,
-    /// How each threshold test is searched: one proof-number search over all layers (pns), or the
-    /// earlier local closures with nested tests for captures (closure).
-    #[arg(long, value_enum, default_value_t = SearchMethod::Pns)]
-    method: SearchMethod,
     /// What orders the search: the shipped estimate of values (builtin), none (the middle of the
     /// proved bounds, as before), or a weights file written by the fit_estimate example. The
     /// values found never depend on it, only the work.
@@ -78,24 +74,6 @@ pub enum Games {
     Greedy,
     /// The engine at level 5 against itself.
     Engine,
-}
-
-/// `--method`: see [`Method`].
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum SearchMethod {
-    /// Proof-number search over all layers beyond the tables.
-    Pns,
-    /// Local closures, nested tests for captures beyond the tables.
-    Closure,
-}
-
-impl SearchMethod {
-    fn method(self) -> Method {
-        match self {
-            SearchMethod::Pns => Method::ProofNumber,
-            SearchMethod::Closure => Method::Closure,
-        }
-    }
 }
 
 /// The estimate `--estimate` names (`None`: no estimate).
@@ -123,7 +101,6 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let bar = spinner(a.json);
     let start = Instant::now();
     let mut solver = Solver::new(&tb, a.max_nodes);
-    solver.set_method(a.method.method());
     solver.set_estimator(estimate.as_ref());
     solver.on_progress(|s: &SolveStats| bar.set_message(progress_line(s, start)));
     if let Some(t) = a.at_least {
@@ -279,8 +256,7 @@ fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -
             let Some(pos) = drawn else { continue };
             let start = Instant::now();
             let mut solver = Solver::new(tb, a.max_nodes);
-            solver.set_method(a.method.method());
-            solver.set_estimator(estimate);
+                    solver.set_estimator(estimate);
             let r = solver.value(pos);
             secs.push(start.elapsed().as_secs_f64());
             match r {
@@ -341,7 +317,6 @@ mod tests {
             seed: 3,
             check: None,
             games: Games::Greedy,
-            method: SearchMethod::Pns,
             estimate: "builtin".into(),
             at_least: None,
         }
@@ -384,11 +359,6 @@ mod tests {
         a.per_stone = 4;
         a.check = Some(dir.clone());
         let r = run(a);
-        let mut a = args(None);
-        a.survey = Some("9..=11".into());
-        a.method = SearchMethod::Closure;
-        a.check = Some(dir.clone());
-        let r = r.and_then(|()| run(a));
         std::fs::remove_dir_all(&dir).ok();
         r.expect("the solver over 8-stone tables agrees with the 11-stone tables");
     }

@@ -11,8 +11,7 @@
 //! of rectified units) over features of the board, fitted by least squares to exact values that a
 //! solver **over the tables it is given** (18 stones and fewer) can know: those of the tables'
 //! positions, and those of positions up to four stones above them, found by the solver itself
-//! over those tables. See docs/tablebase.md ("Session 7: the estimate", "Session 9") for how it
-//! was fitted and what it saves.
+//! over those tables. See docs/tablebase.md for how it was fitted and what it saves.
 //!
 //! The estimate only orders the search: the solver's values and bounds never depend on it, so a
 //! poor estimate costs nodes, never correctness.

@@ -24,278 +24,31 @@
 //!
 //! The tree keeps only undecided nodes' children: a decided node's subtree is freed at once.
 
-use super::{KeyMap, SolveError, Solver};
+use super::bounds::bounds_key;
+use super::tree::{MAX_MOVES, NONE, Node, Path, Status, Tree, conclude, path_entry, repetition};
+use super::{SolveError, Solver};
 use vlt_core::Position;
 
-/// Proof or disproof number of a decided node's other side.
-const INF: u32 = u32::MAX;
-/// No index / no dependency.
-const NONE: u32 = u32::MAX;
 /// A leaf's initial proof (disproof) number is multiplied by this for every stone by which its
 /// threshold lies above (below) the solver's estimate of its value: a test costs about half as
-/// much for every two stones it lies from the value on its easy side (docs/tablebase.md, session 8).
+/// much for every two stones it lies from the value on its easy side (docs/tablebase.md).
 const THRESHOLD_BASE: f32 = 1.5;
 /// The same without an estimate, from the middle of the proved bounds: a poor guess of the value,
 /// so a gentler slope.
 const THRESHOLD_BASE_BLIND: f32 = 1.15;
 /// Initial numbers are multiplied by this for every stone a leaf has above the tables: the game
-/// below it grows about geometrically with them. (1.75 in session 9; 1.9 since the descent breaks
-/// ties by disproof numbers, session 10.)
+/// below it grows about geometrically with them. Tuned together with the descent's tie-break by
+/// disproof numbers (which favours deeper leaves less than the proof numbers alone).
 const HEIGHT_BASE: f32 = 1.9;
 /// The initial numbers of a leaf on the tables' edge whose threshold lies at its estimate (they are
 /// rounded to integers, so not 1).
 const UNIT: f32 = 4.0;
-/// Larger initial numbers are cut to this (far below [`INF`], which only decided nodes have).
+/// Larger initial numbers are cut to this (far below [`INF`](super::tree::INF), which only decided nodes have).
 const MAX_INITIAL: f32 = 1e9;
 /// The height term stops growing this many stones above the tables, so that the numbers of a
 /// position far above them (which no search reaches the bottom of anyway) still differ by their
 /// thresholds instead of all being cut to [`MAX_INITIAL`].
 const MAX_HEIGHT: u32 = 20;
-/// At most six legal moves (R3: one per hole of the mover's row).
-const MAX_MOVES: usize = 6;
-
-/// A node of the search tree.
-#[derive(Clone, Copy)]
-struct Node {
-    pos: Position,
-    /// Cost (leaves to expand, estimated) to prove that the mover can force `t`; 0: proved.
-    pn: u32,
-    /// Cost to prove that the mover cannot; 0: disproved.
-    dn: u32,
-    /// Of a decided node: the depth of the shallowest ancestor whose repetition the decision uses
-    /// (`NONE` when it uses none above itself: then it holds whatever the path).
-    dep: u32,
-    parent: u32,
-    /// First child in the arena (`NONE`: not expanded, or decided).
-    first: u32,
-    /// Distance from the root.
-    depth: u32,
-    t: i8,
-    /// Of a decided node: what it proves about its position's value, a lower bound (`≥ t`) when
-    /// true, an upper bound (`< t`) when false; its decision may show more than the threshold
-    /// asked, and the stronger bound serves other thresholds.
-    b: i8,
-    /// The child's mover is the parent's opponent: the edge is good for the parent when the child
-    /// is false.
-    neg: bool,
-    /// Number of children.
-    count: u8,
-    /// The hints entry of this node's position and threshold reads this node's numbers (see
-    /// [`Tree::hint`]).
-    owns: bool,
-    /// Of a decided node, when profiling: the expanded nodes of its proof or refutation.
-    size: u32,
-}
-
-impl Node {
-    fn decided(&self) -> bool {
-        self.pn == 0 || self.dn == 0
-    }
-
-    /// What proving the parent through this edge costs.
-    fn cost_true(&self) -> u32 {
-        if self.neg { self.dn } else { self.pn }
-    }
-
-    /// What refuting this edge costs (the parent needs every edge refuted).
-    fn cost_false(&self) -> u32 {
-        if self.neg { self.pn } else { self.dn }
-    }
-
-    fn set(&mut self, value: bool, bound: i8, dep: u32) {
-        debug_assert_eq!(value, bound >= self.t);
-        (self.pn, self.dn) = if value { (0, INF) } else { (INF, 0) };
-        self.b = bound;
-        self.dep = dep;
-    }
-
-    /// For a decided child of a node with threshold `t`: the bound its decision puts on the value
-    /// of the move to it, a lower bound when the move is good for the parent, else an upper bound.
-    fn edge_bound(&self, t: i8) -> i32 {
-        let (t, tc, b) = (i32::from(t), i32::from(self.t), i32::from(self.b));
-        // The stones the move took, from the child's threshold: k − t + 1 (opponent next) or
-        // t − k (the same player again, R5); the move is worth k − v or k + v.
-        if self.neg { (tc + t - 1) - b } else { (t - tc) + b }
-    }
-}
-
-/// The latest numbers of an expanded node with a given position and threshold.
-#[derive(Clone, Copy)]
-enum Hint {
-    /// Those of this open node, which [`Node::owns`] the entry: read from the node itself.
-    Open(u32),
-    /// The last ones, of a node decided or freed since.
-    Last(u32, u32),
-}
-
-/// The search tree: an arena of nodes whose children lie next to each other, with the blocks of
-/// freed subtrees reused by size.
-struct Tree {
-    nodes: Vec<Node>,
-    /// The latest numbers of expanded nodes by position and threshold.
-    hints: KeyMap<(u128, i8), Hint>,
-    free: [Vec<u32>; MAX_MOVES + 1],
-}
-
-impl Tree {
-    fn alloc(&mut self, kids: &[Node]) -> u32 {
-        let first = match self.free[kids.len()].pop() {
-            Some(f) => f,
-            None => {
-                let f = self.nodes.len() as u32;
-                self.nodes.extend_from_slice(kids);
-                return f;
-            }
-        };
-        self.nodes[first as usize..first as usize + kids.len()].copy_from_slice(kids);
-        first
-    }
-
-    /// Remembers an open node's numbers, which just changed, for the same position and threshold
-    /// met elsewhere in the tree (a transposition): a better start than [`Solver::initial`]'s
-    /// guess. Only open nodes: a decided node's numbers may rest on its path (a repetition), and a
-    /// leaf must never start decided. The entry points at the node, so its numbers can change
-    /// again without touching the map (which took a quarter of the solver's time when every change
-    /// was written), until another node with the same key changes, or this one is decided or freed
-    /// ([`Tree::release`]).
-    fn hint(&mut self, x: u32) {
-        let n = self.nodes[x as usize];
-        if n.decided() || n.owns {
-            return;
-        }
-        if let Some(Hint::Open(y)) = self.hints.insert((n.pos.repetition_key(), n.t), Hint::Open(x)) {
-            self.nodes[y as usize].owns = false;
-        }
-        self.nodes[x as usize].owns = true;
-    }
-
-    /// Node `x` is decided or freed: its entry keeps the numbers `(pn, dn)` it had last while open.
-    fn release(&mut self, x: u32, pn: u32, dn: u32) {
-        let n = &mut self.nodes[x as usize];
-        if n.owns {
-            debug_assert!(pn != 0 && dn != 0, "an open node's numbers");
-            n.owns = false;
-            let key = (n.pos.repetition_key(), n.t);
-            self.hints.insert(key, Hint::Last(pn, dn));
-        }
-    }
-
-    /// The latest numbers of an expanded node with this position and threshold, if any.
-    fn hinted(&self, key: u128, t: i8) -> Option<(u32, u32)> {
-        match *self.hints.get(&(key, t))? {
-            Hint::Open(y) => {
-                let n = &self.nodes[y as usize];
-                debug_assert!(n.owns && !n.decided() && n.t == t && n.pos.repetition_key() == key);
-                Some((n.pn, n.dn))
-            }
-            Hint::Last(pn, dn) => Some((pn, dn)),
-        }
-    }
-
-    /// Frees every descendant of `x` (decided: nothing below it is needed any more).
-    fn free_below(&mut self, x: u32) {
-        let mut stack = vec![x];
-        while let Some(y) = stack.pop() {
-            let n = self.nodes[y as usize];
-            if n.first == NONE {
-                continue;
-            }
-            self.release(y, n.pn, n.dn);
-            stack.extend(n.first..n.first + u32::from(n.count));
-            self.free[n.count as usize].push(n.first);
-            self.nodes[y as usize].first = NONE;
-        }
-    }
-
-    /// The child of expanded node `x` to descend into: one that proves it most cheaply, and among
-    /// those the one nearest its refutation. Proof numbers tie often (leaves share their terms,
-    /// and a node inherits its cheapest child's number); the proof and disproof numbers together
-    /// point at the leaf whose expansion settles most, and on 600 positions of 24 stones this
-    /// tie-break saved 5–6 % of the nodes (docs/tablebase.md, session 10). Among full ties, the
-    /// first (the biggest capture).
-    fn most_proving_child(&self, x: u32) -> u32 {
-        let n = self.nodes[x as usize];
-        let kids = n.first..n.first + u32::from(n.count);
-        kids.min_by_key(|&c| {
-            let c = &self.nodes[c as usize];
-            (c.cost_true(), c.cost_false())
-        })
-        .expect("an expanded node has children")
-    }
-
-    /// Recomputes an expanded node's numbers from its children; true when they changed.
-    fn recompute(&mut self, x: u32) -> bool {
-        let n = self.nodes[x as usize];
-        let (mut pn, mut dn) = (INF, 0u32);
-        for c in &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize] {
-            pn = pn.min(c.cost_true());
-            dn = add(dn, c.cost_false());
-        }
-        if pn == 0 {
-            dn = INF;
-        }
-        let node = &mut self.nodes[x as usize];
-        let changed = (pn, dn) != (node.pn, node.dn);
-        (node.pn, node.dn) = (pn, dn);
-        changed
-    }
-
-    /// The size of a node's proof (it is proved) or refutation from its decided children: itself,
-    /// plus its cheapest good child, or plus every child.
-    fn proof_size(&self, x: u32) -> u32 {
-        let n = self.nodes[x as usize];
-        let kids = &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize];
-        let below = if n.pn == 0 {
-            kids.iter().filter(|c| c.cost_true() == 0).map(|c| c.size).min().unwrap_or(0)
-        } else {
-            kids.iter().fold(0u32, |a, c| a.saturating_add(c.size))
-        };
-        below.saturating_add(1)
-    }
-
-    /// The dependency and bound of a node decided by its children.
-    fn decided_by(&self, x: u32) -> (u32, i32) {
-        let n = self.nodes[x as usize];
-        conclude(n.pn == 0, n.t, &self.nodes[n.first as usize..(n.first + u32::from(n.count)) as usize])
-    }
-}
-
-/// What the decided children `kids` of a node with threshold `t` prove about it: the dependency and
-/// the bound. A proof needs one good child (the least dependent one, then the best bound); a
-/// disproof needs every child, the best of them bounding the node from above.
-fn conclude(proved: bool, t: i8, kids: &[Node]) -> (u32, i32) {
-    if proved {
-        let good = kids.iter().filter(|c| c.cost_true() == 0);
-        good.map(|c| (c.dep, c.edge_bound(t))).max().expect("a good child")
-    } else {
-        let dep = kids.iter().map(|c| c.dep).min().unwrap_or(NONE);
-        (dep, kids.iter().map(|c| c.edge_bound(t)).max().expect("a child"))
-    }
-}
-
-/// The positions on the path from the root to the current node, by depth, as their repetition
-/// keys and stone counts.
-type Path = Vec<(u128, u32)>;
-
-fn path_entry(pos: Position) -> (u128, u32) {
-    (pos.repetition_key(), pos.stones_on_board())
-}
-
-/// The depth at which `pos`, reached from the path's last node by a quiet move, stands on the
-/// path, if it does. Quiet moves keep the stones on the board and captures lower them, so only the
-/// end of the path with the last node's stone count can hold it: a short scan, cheaper than a hash
-/// map. (A capture never leads back onto the path.)
-fn repetition(on_path: &Path, pos: Position) -> Option<u32> {
-    let (key, stones) = (pos.repetition_key(), on_path.last()?.1);
-    let mut same_layer = on_path.iter().rev().take_while(|e| e.1 == stones);
-    let back = same_layer.position(|e| e.0 == key)?;
-    Some((on_path.len() - 1 - back) as u32)
-}
-
-/// Proof-number sum: saturates below `INF`, which only a refuted edge contributes.
-fn add(a: u32, b: u32) -> u32 {
-    if a == INF || b == INF { INF } else { a.saturating_add(b).min(INF - 1) }
-}
 
 impl Solver<'_> {
     /// Whether the mover of `root` can force a future capture difference of at least `t`, by one
@@ -303,25 +56,7 @@ impl Solver<'_> {
     pub(super) fn pns(&mut self, root: Position, t: i8) -> Result<bool, SolveError> {
         self.stats.tests += 1;
         let stones = root.stones_on_board();
-        let mut tree = Tree {
-            nodes: vec![Node {
-                pos: root,
-                b: 0,
-                pn: 1,
-                dn: 1,
-                dep: NONE,
-                parent: NONE,
-                first: NONE,
-                depth: 0,
-                t,
-                neg: false,
-                count: 0,
-                size: 0,
-                owns: false,
-            }],
-            free: Default::default(),
-            hints: KeyMap::default(),
-        };
+        let mut tree = Tree::new(Node::leaf(root, t, 0));
         // The positions on the path from the root to `cur`, by depth (R7 repetitions).
         let mut on_path: Path = vec![path_entry(root)];
         let mut cur = 0u32;
@@ -358,7 +93,7 @@ impl Solver<'_> {
                 if self.proof_sizes.is_some() {
                     self.stats.proof_nodes += u64::from(tree.nodes[0].size);
                 }
-                return Ok(tree.nodes[0].pn == 0);
+                return Ok(tree.nodes[0].status() == Status::Proved);
             }
         }
     }
@@ -375,7 +110,7 @@ impl Solver<'_> {
             let n = &mut tree.nodes[x as usize];
             n.dep = dep;
             n.b = b.clamp(-i32::from(s), i32::from(s)) as i8;
-            debug_assert_eq!(n.pn == 0, n.b >= n.t);
+            debug_assert_eq!(n.status() == Status::Proved, n.b >= n.t);
             tree.free_below(x);
         }
         let n = &mut tree.nodes[x as usize];
@@ -384,16 +119,16 @@ impl Solver<'_> {
             return; // rests on a repetition of an ancestor: right on this path only
         }
         n.dep = NONE;
-        let (pos, b, proved) = (n.pos, n.b, n.pn == 0);
+        let (pos, b, proved) = (n.pos, n.b, n.status() == Status::Proved);
         if let Some(sizes) = &mut self.proof_sizes {
-            sizes.insert(super::bounds_key(pos), n.size);
+            sizes.insert(bounds_key(pos), n.size);
         }
         if proved { self.learn(pos, b, s) } else { self.learn(pos, -s, b) }
     }
 
     /// When profiling: the size of the proof behind `pos`'s proved bound (0 for the tables).
     fn reused_proof_size(&self, pos: Position) -> u32 {
-        self.proof_sizes.as_ref().and_then(|m| m.get(&super::bounds_key(pos)).copied()).unwrap_or(0)
+        self.proof_sizes.as_ref().and_then(|m| m.get(&bounds_key(pos)).copied()).unwrap_or(0)
     }
 
     /// Whether the tables or the proved bounds settle `(pos, t)`, with the bound that does.
@@ -517,13 +252,13 @@ impl Solver<'_> {
     /// solver's [`Estimator`](super::estimate::Estimator), kept within the proved bounds, or
     /// without one the middle of those bounds); and a position with more stones above the tables
     /// has a bigger game below it ([`HEIGHT_BASE`] a stone), which makes captures look cheaper
-    /// than quiet moves. Geometric terms replaced linear ones (`1 + distance`, `1 + 6 × height`)
-    /// in session 9: on 300 positions of 24 stones over 18-stone tables, 12 % fewer nodes
+    /// than quiet moves. Geometric terms replaced linear ones (`1 + distance`, `1 + 6 × height`):
+    /// on 300 positions of 24 stones over 18-stone tables, 12 % fewer nodes
     /// (geometric mean); docs/tablebase.md says how the bases were chosen.
     fn initial(&self, pos: Position, t: i8, moves: u32) -> (u32, u32) {
         let (lo, hi) = self.bounds_of(pos);
         // Unrounded: a fraction of a stone orders leaves that would otherwise tie (1 % fewer
-        // nodes than the rounded estimate, session 10).
+        // nodes than the rounded estimate).
         let (mid, base) = match self.estimator {
             Some(e) => (e.value(pos).clamp(f32::from(lo), f32::from(hi)), THRESHOLD_BASE),
             None => (((i32::from(lo) + i32::from(hi)) / 2) as f32, THRESHOLD_BASE_BLIND),
@@ -556,24 +291,6 @@ mod tests {
         out
     }
 
-    fn leaf(pos: Position, t: i8, depth: u32) -> Node {
-        Node {
-            pos,
-            pn: 1,
-            dn: 1,
-            dep: NONE,
-            parent: NONE,
-            first: NONE,
-            depth,
-            t,
-            b: 0,
-            neg: false,
-            count: 0,
-            size: 0,
-            owns: false,
-        }
-    }
-
     /// Expanding the last position of the cycle, with the cycle as its path: the quiet move back to
     /// the first position is a repetition, scored 0 (R7) and marked as resting on depth 0.
     #[test]
@@ -583,11 +300,7 @@ mod tests {
         let on_path: Path = cyc.iter().map(|&p| path_entry(p)).collect();
         for t in [1i8, 0] {
             let mut solver = Solver::new(&tb, u64::MAX);
-            let mut tree = Tree {
-                nodes: vec![leaf(cyc[11], t, 11)],
-                free: Default::default(),
-                hints: KeyMap::default(),
-            };
+            let mut tree = Tree::new(Node::leaf(cyc[11], t, 11));
             solver.expand(&mut tree, 0, &on_path, 9).expect("within the limit");
             assert_eq!(solver.stats.repetitions, 1);
             let x = tree.nodes[0];
@@ -596,7 +309,7 @@ mod tests {
             let back = kids.iter().find(|c| c.pos.repetition_key() == cyc[0].repetition_key()).expect("6B");
             // The opponent moves next: its threshold is 1 − t, and endless play gives it 0.
             assert!(back.neg && back.t == 1 - t && back.dep == 0 && back.b == 0);
-            assert_eq!(back.pn == 0, back.t <= 0);
+            assert_eq!(back.status() == Status::Proved, back.t <= 0);
         }
     }
 
@@ -626,18 +339,17 @@ mod tests {
         let mut solver = Solver::new(&tb, u64::MAX);
         // A node at depth 3 (threshold 1) whose children are all refuted, one of them by a
         // repetition of the position at depth 1.
-        let mut kids = [leaf(cyc[5], 0, 4), leaf(cyc[6], 0, 4)];
+        let mut kids = [Node::leaf(cyc[5], 0, 4), Node::leaf(cyc[6], 0, 4)];
         kids[0].neg = true;
         kids[0].set(true, 0, 1); // the opponent holds 0 by repeating depth 1
         kids[1].neg = true;
         kids[1].set(true, 3, NONE); // the opponent can force 3
         assert_eq!(conclude(false, 1, &kids), (1, 0), "rests on depth 1; worth at most 0 to the node");
-        let mut tree =
-            Tree { nodes: vec![leaf(cyc[4], 1, 3)], free: Default::default(), hints: KeyMap::default() };
+        let mut tree = Tree::new(Node::leaf(cyc[4], 1, 3));
         let first = tree.alloc(&kids);
         tree.nodes[0].first = first;
         tree.nodes[0].count = 2;
-        assert!(tree.recompute(0) && tree.nodes[0].dn == 0);
+        assert!(tree.recompute(0) && tree.nodes[0].status() == Status::Disproved);
         solver.finish(&mut tree, 0);
         assert_eq!(solver.stats.path_dependent, 1);
         assert_eq!(solver.bounds_of(cyc[4]), (-9, 9), "nothing learned");
@@ -659,12 +371,16 @@ mod tests {
     #[test]
     fn the_most_proving_child_breaks_ties_by_the_disproof_number() {
         let cyc = cycle();
-        let mut kids = [leaf(cyc[1], 0, 1), leaf(cyc[2], 0, 1), leaf(cyc[3], 0, 1), leaf(cyc[4], 0, 1)];
+        let mut kids = [
+            Node::leaf(cyc[1], 0, 1),
+            Node::leaf(cyc[2], 0, 1),
+            Node::leaf(cyc[3], 0, 1),
+            Node::leaf(cyc[4], 0, 1),
+        ];
         for (k, (pn, dn)) in kids.iter_mut().zip([(9, 1), (4, 30), (4, 7), (4, 7)]) {
             (k.pn, k.dn) = (pn, dn);
         }
-        let mut tree =
-            Tree { nodes: vec![leaf(cyc[0], 0, 0)], free: Default::default(), hints: KeyMap::default() };
+        let mut tree = Tree::new(Node::leaf(cyc[0], 0, 0));
         let first = tree.alloc(&kids);
         tree.nodes[0].first = first;
         tree.nodes[0].count = 4;
@@ -693,10 +409,11 @@ mod tests {
             for t in -4..=4 {
                 let mut solver = Solver::new(&tb, u64::MAX);
                 solver.record_leaves(true);
-                let mut tree =
-                    Tree { nodes: vec![leaf(pos, t, 0)], free: Default::default(), hints: KeyMap::default() };
+                let mut tree = Tree::new(Node::leaf(pos, t, 0));
                 solver.expand(&mut tree, 0, &vec![path_entry(pos)], 11).expect("within the limit");
-                let sure = tree.nodes[0].pn == 0 && tree.nodes[0].first == NONE && solver.stats.nodes == 1;
+                let sure = tree.nodes[0].status() == Status::Proved
+                    && tree.nodes[0].first == NONE
+                    && solver.stats.nodes == 1;
                 if !sure {
                     continue;
                 }
