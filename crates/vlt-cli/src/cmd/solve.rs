@@ -256,7 +256,7 @@ fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -
             let Some(pos) = drawn else { continue };
             let start = Instant::now();
             let mut solver = Solver::new(tb, a.max_nodes);
-                    solver.set_estimator(estimate);
+            solver.set_estimator(estimate);
             let r = solver.value(pos);
             secs.push(start.elapsed().as_secs_f64());
             match r {
