@@ -1,11 +1,17 @@
-// The server's HTTP and WebSocket API (docs/api.md). Tokens are kept per game in localStorage.
+// The server's HTTP and WebSocket API (docs/api.md).
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
 }
 
 async function call(method, path, body) {
   const opts = { method, headers: {} };
-  if (body !== undefined) { opts.headers['content-type'] = 'application/json'; opts.body = JSON.stringify(body); }
+  if (body !== undefined) {
+    opts.headers['content-type'] = 'application/json';
+    opts.body = JSON.stringify(body);
+  }
   const r = await fetch(path, opts);
   const ct = r.headers.get('content-type') || '';
   const data = ct.includes('json') ? await r.json() : await r.text();
@@ -28,30 +34,44 @@ export const api = {
   examples: () => call('GET', '/api/examples'),
 };
 
-export const tokens = {
-  get: (id) => localStorage.getItem(`vlt.token.${id}`),
-  set: (id, t) => localStorage.setItem(`vlt.token.${id}`, t),
-};
-
 // A game's live updates, reconnecting with backoff after a dropped connection.
 export class Live {
   constructor(id, token, onMessage, onStatus) {
-    this.id = id; this.token = token; this.onMessage = onMessage; this.onStatus = onStatus;
-    this.closed = false; this.delay = 500; this.open();
+    this.id = id;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.closed = false;
+    this.delay = 500;
+    this.open();
   }
   open() {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const q = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${this.id}/ws${q}`);
     this.ws = ws;
-    ws.onopen = () => { this.delay = 500; this.onStatus(true); };
-    ws.onmessage = (e) => { try { this.onMessage(JSON.parse(e.data)); } catch (_) { /* ignore */ } };
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onStatus(true);
+    };
+    ws.onmessage = (e) => {
+      try {
+        this.onMessage(JSON.parse(e.data));
+      } catch (_) {
+        /* ignore */
+      }
+    };
     ws.onclose = () => {
       if (this.closed) return;
       this.onStatus(false);
-      setTimeout(() => { if (!this.closed) this.open(); }, this.delay);
+      setTimeout(() => {
+        if (!this.closed) this.open();
+      }, this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };
   }
-  close() { this.closed = true; if (this.ws) this.ws.close(); }
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
 }

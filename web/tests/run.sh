@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests of `vlt serve`: playwright-core (npm, no browser download) driving Debian's Chromium.
 #  1. installs chromium with apt-get when /usr/bin/chromium is missing;
-#  2. installs the npm packages of web/tests;
+#  2. installs the npm packages of web/tests and checks the formatting of web/ (Prettier);
 #  3. builds `vlt` and starts `vlt serve` on a free loopback port with a temporary database;
 #  4. runs the tests (screenshots in web/tests/screenshots/), then checks that a server killed with
 #     SIGKILL and restarted on the same database still has every game;
@@ -18,6 +18,8 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# The page's sources are formatted by Prettier (web/.prettierrc.json); a difference fails here.
+npx prettier --check .. || { echo "run.sh: run 'npx prettier --write ..' in web/tests"; exit 1; }
 
 if [ -z "${VLT_BIN:-}" ]; then
   # A debug build: quick to build, and every engine call is time-bounded anyway.

@@ -77,6 +77,8 @@ pub struct LiveGame {
 pub struct Live {
     state: tokio::sync::Mutex<LiveGame>,
     tx: broadcast::Sender<Arc<str>>,
+    /// Open sockets of each seat holder, B then A: whether the opponent is there.
+    present: std::sync::Mutex<[usize; 2]>,
 }
 
 impl Live {
@@ -85,7 +87,26 @@ impl Live {
         Live {
             state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(epoch) }),
             tx: broadcast::channel(64).0,
+            present: std::sync::Mutex::new([0; 2]),
         }
+    }
+
+    /// Notes a seat holder's socket opening (`open`) or closing, and tells every watcher.
+    pub fn set_present(&self, seat: Player, open: bool) {
+        {
+            let mut n = self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let i = usize::from(seat == Player::A);
+            n[i] = if open { n[i] + 1 } else { n[i].saturating_sub(1) };
+        }
+        // No receivers is fine: nobody is watching.
+        let _ = self.tx.send(Arc::from(self.presence_message()));
+    }
+
+    /// Who is connected now, as the socket message `{"type":"presence","seats":{"B":…,"A":…}}`.
+    #[must_use]
+    pub fn presence_message(&self) -> String {
+        let n = *self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        serde_json::json!({ "type": "presence", "seats": { "B": n[0] > 0, "A": n[1] > 0 } }).to_string()
     }
 
     /// A receiver of this game's updates (JSON text messages).

@@ -100,10 +100,50 @@ pub struct Summary {
     pub mode: String,
     /// The result in words.
     pub result: Option<String>,
+    /// The same result in parts, for a page to say in its own language.
+    pub outcome: Option<Outcome>,
     /// Number of moves.
     pub moves: i64,
     /// Last change, seconds since the Unix epoch.
     pub updated: i64,
+}
+
+/// A finished game's result in parts, the shape of the game view's `result` (without its text).
+#[derive(Clone, Debug, serde::Serialize, PartialEq, Eq)]
+pub struct Outcome {
+    /// `B`, `A`, or null for a draw.
+    pub winner: Option<String>,
+    /// `empty board`, `repetition`, `resignation` or `time forfeit`.
+    pub termination: String,
+    /// Who resigned, if that is how it ended.
+    pub resigned: Option<String>,
+    /// Stones captured by B.
+    pub score_b: u8,
+    /// Stones captured by A.
+    pub score_a: u8,
+}
+
+/// Reads a stored result back into its parts. The text is vlt-core's display of a result:
+/// `B wins 32-28 (empty board)`, `draw 30-30 (repetition)`, `A wins 1-0 (resignation), B resigned`.
+#[must_use]
+pub fn outcome_of(text: &str) -> Option<Outcome> {
+    let (head, rest) = text.split_once(" (")?;
+    let (termination, tail) = rest.split_once(')')?;
+    let mut words = head.split(' ');
+    let winner = match words.next()? {
+        "draw" => None,
+        p @ ("A" | "B") if words.next()? == "wins" => Some(p.to_string()),
+        _ => return None,
+    };
+    let (b, a) = words.next()?.split_once('-')?;
+    let resigned = tail.strip_prefix(", ").and_then(|t| t.strip_suffix(" resigned")).map(str::to_string);
+    Some(Outcome {
+        winner,
+        termination: termination.to_string(),
+        resigned,
+        score_b: b.parse().ok()?,
+        score_a: a.parse().ok()?,
+    })
 }
 
 /// A write waiting for its turn: runs inside the batch's transaction and answers with the number
@@ -395,10 +435,12 @@ impl Store {
         )?;
         let rows = stmt
             .query_map(params![limit as i64, offset as i64], |r| {
+                let result: Option<String> = r.get(2)?;
                 Ok(Summary {
                     id: r.get(0)?,
                     mode: r.get(1)?,
-                    result: r.get(2)?,
+                    outcome: result.as_deref().and_then(outcome_of),
+                    result,
                     moves: r.get(3)?,
                     updated: r.get(4)?,
                 })
@@ -432,6 +474,27 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every way a result is written by vlt-core reads back into the same parts.
+    #[test]
+    fn outcomes_read_back_from_result_texts() {
+        use vlt_core::{ByPlayer, GameResult, Player, Termination};
+        for (winner, score, termination, resigned) in [
+            (Some(Player::B), (32, 28), Termination::EmptyBoard, None),
+            (None, (25, 25), Termination::Repetition, None),
+            (Some(Player::A), (0, 1), Termination::Resignation(Player::B), Some("B")),
+            (Some(Player::B), (10, 12), Termination::TimeForfeit(Player::A), None),
+        ] {
+            let r = GameResult { winner, score: ByPlayer::new(score.0, score.1), termination };
+            let o = outcome_of(&r.to_string()).expect("readable");
+            assert_eq!(o.winner, winner.map(|p| p.to_string()), "{r}");
+            assert_eq!((o.score_b, o.score_a), score, "{r}");
+            assert_eq!(o.termination, termination.as_str(), "{r}");
+            assert_eq!(o.resigned.as_deref(), resigned, "{r}");
+        }
+        assert_eq!(outcome_of("nonsense"), None);
+        assert_eq!(outcome_of("C wins 1-2 (empty board)"), None);
+    }
 
     fn row(id: &str) -> GameRow {
         GameRow {

@@ -61,6 +61,15 @@ async fn run(
     if tx.send(text(hello)).await.is_err() {
         return;
     }
+    // A seat holder's socket counts as that player being here, until it closes.
+    let _here = match seat.as_deref() {
+        Some("B") => Some(Presence::new(&live, vlt_core::Player::B)),
+        Some("A") => Some(Presence::new(&live, vlt_core::Player::A)),
+        _ => None,
+    };
+    if _here.is_none() && tx.send(Message::Text(live.presence_message().into())).await.is_err() {
+        return;
+    }
     loop {
         tokio::select! {
             update = rx.recv() => match update {
@@ -91,6 +100,25 @@ async fn run(
                 }
             }
         }
+    }
+}
+
+/// A seat holder's open socket: counted while it lives.
+struct Presence<'a> {
+    live: &'a crate::hub::Live,
+    seat: vlt_core::Player,
+}
+
+impl<'a> Presence<'a> {
+    fn new(live: &'a crate::hub::Live, seat: vlt_core::Player) -> Presence<'a> {
+        live.set_present(seat, true);
+        Presence { live, seat }
+    }
+}
+
+impl Drop for Presence<'_> {
+    fn drop(&mut self) {
+        self.live.set_present(self.seat, false);
     }
 }
 

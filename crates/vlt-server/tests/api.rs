@@ -84,7 +84,18 @@ async fn ws(server: &Server, id: &str, token: &str) -> Ws {
         .0
 }
 
+/// The next message other than a presence notice (those come whenever a player's socket opens or
+/// closes; `presence_of_the_players_reaches_every_socket` checks them).
 async fn next_msg(s: &mut Ws) -> Value {
+    loop {
+        let m = next_any(s).await;
+        if m["type"] != "presence" {
+            return m;
+        }
+    }
+}
+
+async fn next_any(s: &mut Ws) -> Value {
     loop {
         let m = tokio::time::timeout(Duration::from_secs(10), s.next())
             .await
@@ -95,6 +106,40 @@ async fn next_msg(s: &mut Ws) -> Value {
             return serde_json::from_str(t.as_str()).unwrap();
         }
     }
+}
+
+/// The next presence notice: whether B and A have a socket open.
+async fn next_presence(s: &mut Ws) -> (bool, bool) {
+    loop {
+        let m = next_any(s).await;
+        if m["type"] == "presence" {
+            return (m["seats"]["B"].as_bool().unwrap(), m["seats"]["A"].as_bool().unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn presence_of_the_players_reaches_every_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+    let (st, created) = s.post("/api/games", json!({"mode": "online"})).await;
+    assert_eq!(st, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let tb = created["token"].as_str().unwrap().to_string();
+    let (_, joined) = s.post(&format!("/api/games/{id}/join"), json!({})).await;
+    let ta = joined["token"].as_str().unwrap().to_string();
+    // A spectator is told who is here on connect: nobody yet.
+    let mut spectator = ws(&s, &id, "").await;
+    assert_eq!(next_presence(&mut spectator).await, (false, false));
+    let mut wb = ws(&s, &id, &tb).await;
+    assert_eq!(next_presence(&mut wb).await, (true, false), "B sees itself");
+    assert_eq!(next_presence(&mut spectator).await, (true, false));
+    let wa = ws(&s, &id, &ta).await;
+    assert_eq!(next_presence(&mut wb).await, (true, true), "B sees A arrive");
+    drop(wa);
+    assert_eq!(next_presence(&mut wb).await, (true, false), "and leave");
+    assert_eq!(next_presence(&mut spectator).await, (true, true));
+    assert_eq!(next_presence(&mut spectator).await, (true, false));
 }
 
 fn plies(g: &Value) -> usize {

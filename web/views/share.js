@@ -1,0 +1,32 @@
+// Share links: the game (to watch or replay it) and the position on the board.
+import { h, say } from '../dom.js';
+import { t } from '../i18n.js';
+
+export function shareBox(gameLink, posLink) {
+  const row = (key, link, id) => {
+    const inp = h('input', { readonly: true, value: link, id, 'aria-label': t(key) });
+    return h(
+      'div',
+      { class: 'field' },
+      h('label', { for: id }, t(key)),
+      h(
+        'div',
+        { class: 'row' },
+        inp,
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              inp.select();
+              navigator.clipboard?.writeText(link).catch(() => {});
+              say(t('invite.copied'));
+            },
+          },
+          t('invite.copy'),
+        ),
+      ),
+    );
+  };
+  return [row('share.game', gameLink, 'share-game'), row('share.position', posLink, 'share-position')];
+}
