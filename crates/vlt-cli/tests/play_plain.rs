@@ -44,18 +44,19 @@ fn two_moves_then_end_of_input() {
 fn mistakes_are_explained_and_commands_work() {
     let o = vlt_plain(
         &["--opponent", "human", "--position", "0,0,0,1,0,2/1,0,0,0,2,0 B 24 30"],
-        "1\n5A\nbanana\nhelp\n4\nmoves\nundo\nredo\nquit\n3\n",
+        "1\n5A\nbanana\nhelp\nmoves\n4\nhistory\nundo\nredo\nquit\n3\n",
     );
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("Hole 1B is empty: choose a hole with stones."), "{out}");
-    assert!(out.contains("Hole 5A is not yours: Player B sows from their own row."), "{out}");
+    assert!(out.contains("Hole 5A is in the other row: Player B plays from row B."), "{out}");
     assert!(out.contains("Not a move or command: banana."), "{out}");
-    assert!(out.contains("Commands: board, moves, undo"), "{out}");
+    assert!(out.contains("Commands: board, moves, history, undo"), "{out}");
     assert!(out.contains("Player B sowed 4B, stones: 1."), "{out}");
+    assert!(out.contains("Legal moves: 4B 6B (history lists the moves played)."), "{out}");
     assert!(out.contains("Moves: 4B"), "{out}");
     assert!(out.contains("Taken back: 0 moves remain."), "{out}");
-    assert!(out.contains("Played again: 1 moves."), "{out}");
+    assert!(out.contains("Played again: 1 move."), "{out}");
     assert!(out.trim_end().ends_with("Goodbye."), "quit stops reading: {out}");
 }
 
@@ -132,7 +133,7 @@ fn save_then_load_from_the_command_line() {
     let file = file.to_str().unwrap();
     let o = vlt_plain(&["--opponent", "human"], &format!("3\n1\nsave {file}\nquit\n"));
     assert!(stdout(&o).contains(&format!("Saved the game to {file}.")), "{}", stdout(&o));
-    let o = vlt_plain(&["--opponent", "human", "--load", file], "moves\n");
+    let o = vlt_plain(&["--opponent", "human", "--load", file], "history\n");
     let out = stdout(&o);
     assert!(out.contains("Moves: 3B 1A"), "{out}");
     assert!(out.contains("Player B to move."), "{out}");
@@ -176,4 +177,14 @@ fn with_tables_the_computer_plays_a_best_move() {
     let played = out.split("Computer (A) sowed ").nth(1).and_then(|r| r.get(..2)).unwrap_or("?");
     assert!(best.iter().any(|b| b == played), "{played} not among {best:?}: {out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Resigning before any capture says who wins by resignation, not a "0–0 win".
+#[test]
+fn resigning_at_once_reads_as_a_resignation() {
+    let o = vlt_plain(&["--opponent", "human"], "resign\nquit\n");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("Player B resigned. Player A wins (captures when it ended: 0–0, B–A)."), "{out}");
+    assert!(!out.contains("wins 0–0"), "{out}");
 }

@@ -4,13 +4,11 @@
 
 use super::anim::{Anim, Frame};
 use super::i18n::Catalog;
-use super::input::Action;
+pub use super::setup::{Opponent, Setup};
+use super::words::{describe_move, player_name, replay_text, result_text, signed};
 use super::worker::{Job, Reply, Request, Worker};
 use std::time::{Duration, Instant};
-use vlt_core::{
-    ByPlayer, Game, GameResult, HOLES, Hole, Move, MoveOutcome, PlayError, Player, Position, Record,
-    Termination,
-};
+use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position, Record};
 use vlt_engine::Level;
 
 /// The least time the computer seems to think, so its move does not land before the player has
@@ -19,44 +17,6 @@ pub const MIN_THINK: Duration = Duration::from_millis(350);
 
 /// How many messages the log keeps.
 pub const LOG_LEN: usize = 20;
-
-/// Who plays against the user.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Opponent {
-    /// Another person at the same keyboard.
-    Human,
-    /// The engine at a level.
-    Computer(Level),
-}
-
-/// How a game is set up (the start menu, or the command line's flags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The opponent.
-    pub opponent: Opponent,
-    /// The side the user plays against the computer.
-    pub human: Player,
-    /// Who moves first (R2); ignored when a start position is given.
-    pub first: Player,
-    /// A start position (N2) instead of the usual one.
-    pub position: Option<Position>,
-    /// Animate moves stone by stone.
-    pub animate: bool,
-    /// The seed of the computer's choices; each move uses it plus the move number.
-    pub seed: u64,
-}
-
-impl Setup {
-    /// The position a new game starts from.
-    pub fn start(&self) -> Position {
-        self.position.unwrap_or_else(|| Position::start(self.first))
-    }
-
-    /// True when `p` is played by the computer.
-    pub fn is_computer(&self, p: Player) -> bool {
-        matches!(self.opponent, Opponent::Computer(_)) && p != self.human
-    }
-}
 
 /// The rows of the start menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +61,61 @@ pub enum Mode {
     ConfirmResign,
     /// Replaying the game: the number of moves shown as played.
     Replay(usize),
+}
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A digit: the hole of that number of the player to move (N1), or a level in the menu.
+    Hole(u8),
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Enter: play the selected hole, confirm.
+    Enter,
+    /// A click on a hole (the input layer's hit test found it).
+    Pick(Hole),
+    /// Take back a move.
+    Undo,
+    /// Play again a move taken back.
+    Redo,
+    /// Ask the engine for a move.
+    Hint,
+    /// Show or hide the evaluation bar.
+    Eval,
+    /// Open the start menu for a new game.
+    New,
+    /// Give up the game.
+    Resign,
+    /// Save the game record.
+    Save,
+    /// Load a game record.
+    Load,
+    /// Replay the game move by move.
+    Replay,
+    /// The rules screen.
+    Rules,
+    /// Yes (confirmations).
+    Yes,
+    /// Escape: leave the current screen.
+    Back,
+    /// Quit the program.
+    Quit,
+    /// A character typed into a prompt.
+    Char(char),
+    /// Backspace in a prompt.
+    Backspace,
+    /// Any other key: skips a running animation.
+    Skip,
 }
 
 /// The engine request the app waits for.
@@ -327,9 +342,10 @@ impl App {
         } else if self.thinking() {
             self.say(self.cat.t("illegal_wait"));
         } else if hole.owner() != pos.to_move() {
-            self.say(
-                self.cat.f("illegal_not_yours", &[("hole", &hole), ("player", &self.name(pos.to_move()))]),
-            );
+            self.say(self.cat.f(
+                "illegal_not_yours",
+                &[("hole", &hole), ("player", &self.name(pos.to_move())), ("row", &pos.to_move())],
+            ));
         } else if pos.stones(hole) == 0 {
             self.cursor = hole;
             self.say(self.cat.f("illegal_empty", &[("hole", &hole)]));
@@ -366,7 +382,7 @@ impl App {
         while self.setup.is_computer(self.game.position().to_move()) && !self.game.moves().is_empty() {
             self.game.undo();
         }
-        self.say(self.cat.f("undone", &[("n", &self.game.moves().len())]));
+        self.say(self.cat.n("undone", self.game.moves().len() as u64, &[]));
         self.after_change(now);
     }
 
@@ -380,7 +396,7 @@ impl App {
         while self.setup.is_computer(self.game.position().to_move()) && !self.game.redo_moves().is_empty() {
             self.game.redo();
         }
-        self.say(self.cat.f("redone", &[("n", &self.game.moves().len())]));
+        self.say(self.cat.n("redone", self.game.moves().len() as u64, &[]));
         if let Some(r) = self.game.result() {
             self.say(result_text(&self.cat, &self.setup, &self.game, r));
         }
@@ -507,11 +523,7 @@ impl App {
             Action::Left => self.step_cursor(false),
             Action::Right => self.step_cursor(true),
             Action::Enter => self.choose(self.cursor, now),
-            Action::Click(col, row) => {
-                if let Some(h) = super::render::hole_at(self.area, col, row) {
-                    self.choose(h, now);
-                }
-            }
+            Action::Pick(h) => self.choose(h, now),
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
             Action::Hint => {
@@ -715,72 +727,4 @@ pub fn first_cursor(pos: Position) -> Hole {
         .filter_map(|n| Hole::new(p, n))
         .find(|h| pos.stones(*h) > 0)
         .unwrap_or(Hole::new(p, 1).expect("1 is a hole"))
-}
-
-/// A number with its sign, for scores: `+3`, `-2`, `0`.
-pub fn signed(n: i32) -> String {
-    if n > 0 { format!("+{n}") } else { n.to_string() }
-}
-
-/// The name of a player for a setup.
-pub fn player_name(cat: &Catalog, setup: &Setup, p: Player) -> String {
-    match setup.opponent {
-        Opponent::Computer(_) if p == setup.human => cat.f("name_you", &[("p", &p)]),
-        Opponent::Computer(_) => cat.f("name_computer", &[("p", &p)]),
-        Opponent::Human => cat.f("name_player", &[("p", &p)]),
-    }
-}
-
-/// What a move did, in words: the sowing, the capture (R4), a pass (R5), the end (R6, R7).
-pub fn describe_move(cat: &Catalog, setup: &Setup, game: &Game, mv: Move, o: MoveOutcome) -> String {
-    let who = player_name(cat, setup, o.mover);
-    let mut s = cat.f("moved", &[("who", &who), ("move", &mv), ("n", &o.sowing.stones)]);
-    if !o.capture.is_empty() {
-        let holes: Vec<String> = o.capture.holes().map(|h| h.to_string()).collect();
-        s.push(' ');
-        s.push_str(&cat.f("captured", &[("n", &o.capture.stones), ("holes", &holes.join(" "))]));
-    }
-    if o.opponent_passes && !o.game_over {
-        s.push(' ');
-        s.push_str(&cat.f("passes", &[("who", &player_name(cat, setup, o.mover.other())), ("mover", &who)]));
-    }
-    if let Some(r) = game.result() {
-        s.push(' ');
-        s.push_str(&result_text(cat, setup, game, r));
-    }
-    s
-}
-
-/// The result in words (R6, R7, resignation).
-pub fn result_text(cat: &Catalog, setup: &Setup, game: &Game, r: GameResult) -> String {
-    let why = match r.termination {
-        Termination::EmptyBoard => cat.t("end_empty"),
-        Termination::Repetition => cat.f("end_repetition", &[("n", &game.position().stones_on_board())]),
-        Termination::Resignation(p) => cat.f("end_resigned", &[("who", &player_name(cat, setup, p))]),
-        Termination::TimeForfeit(p) => cat.f("end_time", &[("who", &player_name(cat, setup, p))]),
-        _ => String::new(),
-    };
-    let score = ByPlayer::new(r.score.b, r.score.a);
-    let verdict = match r.winner {
-        Some(p) => cat.f("wins", &[("who", &player_name(cat, setup, p)), ("b", &score.b), ("a", &score.a)]),
-        None => cat.f("draw", &[("b", &score.b), ("a", &score.a)]),
-    };
-    format!("{why} {verdict}")
-}
-
-/// The replay's caption after `ply` moves.
-pub fn replay_text(cat: &Catalog, setup: &Setup, game: &Game, ply: usize) -> String {
-    let total = game.moves().len();
-    let head = cat.f("replay_at", &[("ply", &ply), ("total", &total)]);
-    if ply == 0 {
-        return format!("{head} {}", cat.t("replay_start"));
-    }
-    let pos = game.positions()[ply];
-    let mut g = game.clone();
-    while g.moves().len() > ply {
-        g.undo();
-    }
-    let text = describe_move(cat, setup, &g, game.moves()[ply - 1], game.outcomes()[ply - 1]);
-    let _ = pos;
-    format!("{head} {text}")
 }

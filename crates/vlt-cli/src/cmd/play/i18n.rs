@@ -1,48 +1,56 @@
-//! Translated text for `vlt play`: one catalogue per language in `crates/vlt-cli/i18n/*.txt`,
+//! Translated text for `vlt play`: one catalogue per language in `crates/vlt-cli/i18n/*.json`,
 //! embedded at build time, so no user-visible sentence lives in the code.
 //!
-//! Catalogue format: `key = value` lines; `#` starts a comment line; `\n` in a value is a line
-//! break; `{name}` is replaced by an argument. A key missing from a catalogue falls back to
-//! English, so a half-translated catalogue still shows every message.
+//! Catalogue format, the same as the web page's (`web/i18n/*.json`): a flat JSON object of key to
+//! message; `{name}` is replaced by an argument; a message that depends on a number has one key
+//! per plural form of the language, `key.one`, `key.few`, `key.many`, `key.other` (CLDR's
+//! categories, as the page's `Intl.PluralRules` names them). A key missing from a catalogue falls
+//! back to English, so a half-translated catalogue still shows every message.
 
 use std::collections::HashMap;
 
-/// The languages of the five rule texts (RULES.md), English first (the fallback).
+/// The languages of the five rule texts, English first (the fallback).
 pub const LANGS: [(&str, &str); 5] = [
-    ("en", include_str!("../../../i18n/en.txt")),
-    ("es", include_str!("../../../i18n/es.txt")),
-    ("ca", include_str!("../../../i18n/ca.txt")),
-    ("ru", include_str!("../../../i18n/ru.txt")),
-    ("de", include_str!("../../../i18n/de.txt")),
+    ("en", include_str!("../../../i18n/en.json")),
+    ("es", include_str!("../../../i18n/es.json")),
+    ("ca", include_str!("../../../i18n/ca.json")),
+    ("ru", include_str!("../../../i18n/ru.json")),
+    ("de", include_str!("../../../i18n/de.json")),
 ];
 
 /// One language's messages, with English behind it for missing keys.
 #[derive(Clone, Debug)]
 pub struct Catalog {
-    map: HashMap<&'static str, String>,
-    fallback: HashMap<&'static str, String>,
+    code: &'static str,
+    map: HashMap<String, String>,
+    fallback: HashMap<String, String>,
 }
 
-/// Reads a catalogue text into its key/value map.
-pub fn parse(text: &'static str) -> HashMap<&'static str, String> {
-    let mut map = HashMap::new();
-    for line in text.lines() {
-        let line = line.trim_start();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=') {
-            map.insert(k.trim(), v.trim().replace("\\n", "\n"));
-        }
+/// Reads a catalogue text into its key/value map; an embedded catalogue that is not such an
+/// object is a build mistake the tests catch, so it reads as empty here rather than failing.
+pub fn parse(text: &str) -> HashMap<String, String> {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+/// The plural category of `n` in a language: `one`, `few`, `many` or `other` (CLDR's rules for
+/// integers in the five languages we have).
+pub fn plural(code: &str, n: u64) -> &'static str {
+    match code {
+        "ru" => match (n % 10, n % 100) {
+            (1, r) if r != 11 => "one",
+            (2..=4, r) if !(12..=14).contains(&r) => "few",
+            _ => "many",
+        },
+        _ if n == 1 => "one",
+        _ => "other",
     }
-    map
 }
 
 impl Catalog {
     /// The catalogue for a language code (`en`, `es`, `ca`, `ru`, `de`), or `None` if we have none.
     pub fn new(code: &str) -> Option<Catalog> {
-        let (_, text) = LANGS.iter().find(|(c, _)| *c == code)?;
-        Some(Catalog { map: parse(text), fallback: parse(LANGS[0].1) })
+        let (code, text) = LANGS.iter().find(|(c, _)| *c == code)?;
+        Some(Catalog { code, map: parse(text), fallback: parse(LANGS[0].1) })
     }
 
     /// The message `key`; the key itself when no catalogue has it (a visible bug, not a crash).
@@ -53,6 +61,22 @@ impl Catalog {
     /// The message `key` with each `{name}` replaced by its value.
     pub fn f(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
         let mut s = self.t(key);
+        for (name, value) in args {
+            s = s.replace(&format!("{{{name}}}"), &value.to_string());
+        }
+        s
+    }
+
+    /// The plural form of `key` for the number `n` (filled in as `{n}`), with the other arguments.
+    pub fn n(&self, key: &str, n: u64, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        let form = format!("{key}.{}", plural(self.code, n));
+        let other = format!("{key}.other");
+        let pick = [&self.map, &self.fallback]
+            .into_iter()
+            .find_map(|m| m.get(&form).or_else(|| m.get(&other)))
+            .cloned()
+            .unwrap_or_else(|| key.to_string());
+        let mut s = pick.replace("{n}", &n.to_string());
         for (name, value) in args {
             s = s.replace(&format!("{{{name}}}"), &value.to_string());
         }
@@ -104,18 +128,47 @@ mod tests {
         assert_eq!(lang_from_env(|_| None), "en");
     }
 
-    /// Every catalogue has every English key, so no language falls back silently.
+    /// The web page's catalogues, in the same format: the same checks hold for them.
+    const WEB: [(&str, &str); 5] = [
+        ("en", include_str!("../../../../../web/i18n/en.json")),
+        ("es", include_str!("../../../../../web/i18n/es.json")),
+        ("ca", include_str!("../../../../../web/i18n/ca.json")),
+        ("ru", include_str!("../../../../../web/i18n/ru.json")),
+        ("de", include_str!("../../../../../web/i18n/de.json")),
+    ];
+
+    /// The English key a key stands for: a `few`/`many` plural form is English's `other`.
+    fn english_key(k: &str) -> String {
+        match k.rsplit_once('.') {
+            Some((base, "few" | "many")) => format!("{base}.other"),
+            _ => k.to_string(),
+        }
+    }
+
+    /// Every catalogue is a flat object with every English key (every plural form its language
+    /// needs), so no language falls back silently; no key is unknown.
     #[test]
     fn every_catalogue_is_complete() {
-        let en = parse(LANGS[0].1);
-        for (code, text) in LANGS {
-            let m = parse(text);
-            let mut missing: Vec<_> = en.keys().filter(|k| !m.contains_key(*k)).collect();
-            missing.sort();
-            assert!(missing.is_empty(), "{code} lacks {missing:?}");
-            let mut extra: Vec<_> = m.keys().filter(|k| !en.contains_key(*k)).collect();
-            extra.sort();
-            assert!(extra.is_empty(), "{code} has unknown keys {extra:?}");
+        for set in [LANGS, WEB] {
+            let en: HashMap<String, String> =
+                serde_json::from_str(set[0].1).expect("English is a flat JSON object");
+            for (code, text) in set {
+                let m: HashMap<String, String> = serde_json::from_str(text).expect(code);
+                let mut missing: Vec<_> = en.keys().filter(|k| !m.contains_key(*k)).collect();
+                missing.sort();
+                assert!(missing.is_empty(), "{code} lacks {missing:?}");
+                let mut extra: Vec<_> = m.keys().filter(|k| !en.contains_key(&english_key(k))).collect();
+                extra.sort();
+                assert!(extra.is_empty(), "{code} has unknown keys {extra:?}");
+                // Russian distinguishes one, few and many: each plural key has all three.
+                if code == "ru" {
+                    for k in en.keys().filter_map(|k| k.strip_suffix(".other")) {
+                        for form in ["one", "few", "many"] {
+                            assert!(m.contains_key(&format!("{k}.{form}")), "ru lacks {k}.{form}");
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -128,12 +181,30 @@ mod tests {
             v.sort();
             v
         };
-        let en = parse(LANGS[0].1);
-        for (code, text) in LANGS {
-            for (k, v) in parse(text) {
-                assert_eq!(names(&v), names(&en[k]), "{code}: {k}");
+        for set in [LANGS, WEB] {
+            let en = parse(set[0].1);
+            for (code, text) in set {
+                for (k, v) in parse(text) {
+                    assert_eq!(names(&v), names(&en[&english_key(&k)]), "{code}: {k}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn plural_forms_follow_each_language() {
+        assert_eq!(plural("en", 1), "one");
+        assert_eq!(plural("en", 0), "other");
+        assert_eq!(plural("de", 2), "other");
+        assert_eq!(
+            [1, 2, 5, 11, 21, 22, 25, 112].map(|n| plural("ru", n)),
+            ["one", "few", "many", "many", "one", "few", "many", "many"]
+        );
+        let c = Catalog::new("en").unwrap();
+        assert_eq!(c.n("stones", 1, &[]), "stone");
+        assert_eq!(c.n("stones", 3, &[]), "stones");
+        let ru = Catalog::new("ru").unwrap();
+        assert_ne!(ru.n("stones", 2, &[]), ru.n("stones", 5, &[]));
     }
 
     /// Texts with a fixed place on the 80x24 screen fit it in every language.
@@ -143,7 +214,10 @@ mod tests {
             let m = parse(text);
             let len = |k: &str| m[k].chars().count();
             assert!(len("keys_1") <= 80 && len("keys_2") <= 80, "{code}: key lines");
-            assert!(len("stones") <= 8, "{code}: stones fits a store");
+            assert!(
+                m.keys().filter(|k| k.starts_with("stones.")).all(|k| len(k) <= 8),
+                "{code}: stones fits a store"
+            );
             assert!(len("menu_keys") <= 62, "{code}: menu keys");
             // The status line is 63 wide; a name is at most 16 characters.
             assert!(len("status_turn") - "{who}".len() + 16 <= 63, "{code}: status_turn");

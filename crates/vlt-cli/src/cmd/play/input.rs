@@ -1,71 +1,20 @@
-//! Keys and mouse to actions. The mapping depends only on what the screen shows (a file-name
-//! prompt takes letters as text; elsewhere letters are commands), so it is tested without a
-//! terminal.
+//! Keys and mouse to the app's actions. The mapping depends only on what the screen shows (a
+//! file-name prompt takes letters as text; elsewhere letters are commands; a click is looked up
+//! on the board as drawn), so it is tested without a terminal.
 
+pub use super::app::Action;
 use super::app::Mode;
+use super::render::hole_at;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
+use ratatui::layout::Rect;
 
-/// What the user asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// A digit: the hole of that number of the player to move (N1), or a level in the menu.
-    Hole(u8),
-    /// Arrow left.
-    Left,
-    /// Arrow right.
-    Right,
-    /// Arrow up.
-    Up,
-    /// Arrow down.
-    Down,
-    /// Home.
-    Home,
-    /// End.
-    End,
-    /// Enter: play the selected hole, confirm.
-    Enter,
-    /// A mouse click at a column and row of the screen.
-    Click(u16, u16),
-    /// Take back a move.
-    Undo,
-    /// Play again a move taken back.
-    Redo,
-    /// Ask the engine for a move.
-    Hint,
-    /// Show or hide the evaluation bar.
-    Eval,
-    /// Open the start menu for a new game.
-    New,
-    /// Give up the game.
-    Resign,
-    /// Save the game record.
-    Save,
-    /// Load a game record.
-    Load,
-    /// Replay the game move by move.
-    Replay,
-    /// The rules screen.
-    Rules,
-    /// Yes (confirmations).
-    Yes,
-    /// Escape: leave the current screen.
-    Back,
-    /// Quit the program.
-    Quit,
-    /// A character typed into a prompt.
-    Char(char),
-    /// Backspace in a prompt.
-    Backspace,
-    /// Any other key: skips a running animation.
-    Skip,
-}
-
-/// The action of a terminal event on a screen, if any.
-pub fn action(mode: &Mode, ev: &Event) -> Option<Action> {
+/// The action of a terminal event on a screen of size `area`, if any: a click counts only on a
+/// hole of the board.
+pub fn action(mode: &Mode, area: Rect, ev: &Event) -> Option<Action> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => Some(key_action(mode, *k)),
         Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => {
-            Some(Action::Click(m.column, m.row))
+            hole_at(area, m.column, m.row).map(Action::Pick)
         }
         _ => None,
     }

@@ -1,9 +1,11 @@
 //! `vlt play`: the game in the terminal, full screen (ratatui + crossterm) or as plain lines
 //! (`--plain`) for screen readers, logs and scripts.
 //!
-//! One concept per file: `app` (state and what changes it), `render` (drawing), `input` (keys and
-//! mouse to actions), `anim` (stone-by-stone frames), `worker` (the engine thread), `i18n`
-//! (catalogues), `term` (the terminal and its restoring), `plain` (the line mode).
+//! One concept per file: `setup` (how a game is set up), `app` (state and what changes it, with
+//! its action type), `words` (the game in words), `render` (drawing), `input` (keys and mouse to
+//! actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker` (the
+//! engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
+//! line mode). Imports run one way: term → input → render → app → words → setup, i18n.
 
 pub mod anim;
 pub mod app;
@@ -11,14 +13,16 @@ pub mod i18n;
 pub mod input;
 pub mod plain;
 pub mod render;
+pub mod setup;
 pub mod term;
+pub mod words;
 pub mod worker;
 
 #[cfg(test)]
 mod tests;
 
 use crate::error::input as input_error;
-use app::{Opponent, Setup};
+use setup::{Opponent, Setup};
 use vlt_core::Player;
 use vlt_engine::Level;
 

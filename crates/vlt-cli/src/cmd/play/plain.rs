@@ -2,9 +2,10 @@
 //! text, a prompt asks for a move, and moves and commands are read from standard input one a line,
 //! so `printf '3\n5\n' | vlt play --plain --level 1` plays two moves and ends at the end of input.
 
-use super::app::{Opponent, Setup, describe_move, player_name, result_text, signed};
 use super::i18n::Catalog;
 use super::render::{example_lines, text_board};
+use super::setup::{Opponent, Setup};
+use super::words::{describe_move, player_name, result_text, signed};
 use std::io::{BufRead, Write};
 use vlt_core::examples::WORKED_EXAMPLES;
 use vlt_core::{Game, Move, Player, Record};
@@ -62,6 +63,15 @@ pub fn run(
             "help" | "?" => writeln!(out, "{}", cat.t("plain_help"))?,
             "board" | "b" => show(&mut out, cat, &setup, &game)?,
             "moves" => {
+                let list: Vec<String> = if game.is_over() {
+                    Vec::new()
+                } else {
+                    game.position().legal_moves().into_iter().map(|m| m.to_string()).collect()
+                };
+                let key = if list.is_empty() { "plain_no_moves" } else { "plain_legal" };
+                writeln!(out, "{}", cat.f(key, &[("moves", &list.join(" "))]))?;
+            }
+            "history" => {
                 let list: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
                 writeln!(out, "{}", cat.f("plain_moves", &[("moves", &list.join(" "))]))?;
             }
@@ -81,7 +91,7 @@ pub fn run(
                     while setup.is_computer(game.position().to_move()) && !game.moves().is_empty() {
                         game.undo();
                     }
-                    writeln!(out, "{}", cat.f("undone", &[("n", &game.moves().len())]))?;
+                    writeln!(out, "{}", cat.n("undone", game.moves().len() as u64, &[]))?;
                     show(&mut out, cat, &setup, &game)?;
                 }
             }
@@ -89,7 +99,7 @@ pub fn run(
                 if game.redo().is_none() {
                     writeln!(out, "{}", cat.t("nothing_to_redo"))?;
                 } else {
-                    writeln!(out, "{}", cat.f("redone", &[("n", &game.moves().len())]))?;
+                    writeln!(out, "{}", cat.n("redone", game.moves().len() as u64, &[]))?;
                     show(&mut out, cat, &setup, &game)?;
                 }
             }
@@ -145,7 +155,10 @@ pub fn run(
                 Ok(mv) if mv.player() != pos.to_move() => writeln!(
                     out,
                     "{}",
-                    cat.f("illegal_not_yours", &[("hole", &mv), ("player", &name(pos.to_move()))])
+                    cat.f(
+                        "illegal_not_yours",
+                        &[("hole", &mv), ("player", &name(pos.to_move())), ("row", &pos.to_move())],
+                    )
                 )?,
                 Ok(mv) if pos.stones(mv.hole()) == 0 => {
                     writeln!(out, "{}", cat.f("illegal_empty", &[("hole", &mv)]))?

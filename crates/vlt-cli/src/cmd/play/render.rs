@@ -2,8 +2,9 @@
 //! 1A..6A left to right; B's row below, 6B..1B left to right; each store at its owner's right
 //! hand, so A's store is on the left of the screen and B's on the right. It fits 80x24.
 
-use super::app::{App, MENU_ROWS, MenuRow, Mode, Opponent, PromptKind, signed};
+use super::app::{App, MENU_ROWS, MenuRow, Mode, Opponent, PromptKind};
 use super::i18n::Catalog;
+use super::words::signed;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -167,7 +168,7 @@ fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
             Line::from(""),
             Line::from(""),
             Line::from(Span::styled(stores[p].to_string(), Style::new().add_modifier(Modifier::BOLD))),
-            Line::from(app.cat.t("stones")),
+            Line::from(app.cat.n("stones", u64::from(stores[p]), &[])),
         ];
         f.render_widget(Paragraph::new(lines).alignment(Alignment::Center).block(block), g.stores[p]);
     }

@@ -85,7 +85,7 @@ pub fn run(mut app: App) -> anyhow::Result<()> {
         if event::poll(FRAME)? {
             // Resize events need nothing more: the next draw uses the new size.
             let ev = event::read()?;
-            if let Some(a) = input::action(&app.mode, &ev) {
+            if let Some(a) = input::action(&app.mode, app.area, &ev) {
                 app.act(a, Instant::now());
             }
         }
@@ -93,7 +93,7 @@ pub fn run(mut app: App) -> anyhow::Result<()> {
     drop(terminal);
     drop(_guard);
     if let Some(r) = app.game.result() {
-        println!("{}", super::app::result_text(&app.cat, &app.setup, &app.game, r));
+        println!("{}", super::words::result_text(&app.cat, &app.setup, &app.game, r));
     }
     Ok(())
 }

@@ -201,7 +201,7 @@ fn illegal_choices_are_explained() {
     a.act(Action::Hole(7), now);
     assert_eq!(a.message, "Press 1–6 for your holes, in sowing order.");
     a.choose(hole("5A"), now);
-    assert_eq!(a.message, "Hole 5A is not yours: Player B sows from their own row.");
+    assert_eq!(a.message, "Hole 5A is in the other row: Player B plays from row B.");
     a.act(Action::Hole(4), now);
     assert_eq!(a.game.moves().len(), 1);
 }
@@ -231,11 +231,20 @@ fn a_click_on_a_hole_plays_it() {
     let mut a = app(Opponent::Human, None);
     let g = render::geometry(a.area);
     let r = g.holes[hole("4B").index()];
-    a.act(Action::Click(r.x + 2, r.y + 2), Instant::now());
+    let click = |col, row| {
+        crossterm::event::Event::Mouse(crossterm::event::MouseEvent {
+            kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
+            column: col,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let act = super::input::action(&a.mode, a.area, &click(r.x + 2, r.y + 2));
+    assert_eq!(act, Some(Action::Pick(hole("4B"))));
+    a.act(act.unwrap(), Instant::now());
     assert_eq!(a.game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["4B"]);
-    // A click outside the holes does nothing.
-    a.act(Action::Click(0, 0), Instant::now());
-    assert_eq!(a.game.moves().len(), 1);
+    // A click outside the holes is no action.
+    assert_eq!(super::input::action(&a.mode, a.area, &click(0, 0)), None);
 }
 
 #[test]
@@ -401,11 +410,7 @@ fn the_third_repetition_is_announced() {
     }
     let r = a.game.result().expect("over by R7");
     assert_eq!(r.termination, vlt_core::Termination::Repetition);
-    assert!(
-        a.message.contains("third time: game over (R7); the 9 stones left count for nobody"),
-        "{}",
-        a.message
-    );
+    assert!(a.message.contains("third time: game over; the 9 stones left count for nobody"), "{}", a.message);
     assert!(a.message.contains("Player A wins 25–26"), "{}", a.message);
     a.act(Action::Hole(1), now);
     assert!(a.message.starts_with("The game is over"), "{}", a.message);
