@@ -1,12 +1,12 @@
 //! Search speed: nodes per second of fixed-depth alpha-beta searches on the fixed positions of
-//! `vlt_engine::bench::POSITIONS`, one thread, a fresh table each time; and MCTS playouts per second.
+//! `vlt_engine::BENCH_POSITIONS`, one thread, a fresh table each time; and MCTS playouts per second.
 //! Each sample checks its node count against the deterministic bench signature, so a fast but
 //! changed search is noticed.
 
 use criterion::{Criterion, Throughput, criterion_main};
 use std::hint::black_box;
 use vlt_core::{Game, Position};
-use vlt_engine::bench::POSITIONS;
+use vlt_engine::BENCH_POSITIONS;
 use vlt_engine::{Algorithm, Engine, EngineConfig, Limits, Stop};
 
 /// Depth of the criterion searches (shallower than `vlt bench`, so a sample takes milliseconds).
@@ -14,7 +14,7 @@ const DEPTH: u32 = 10;
 
 fn alphabeta(c: &mut Criterion) {
     let games: Vec<Game> =
-        POSITIONS.iter().map(|s| Game::new(s.parse::<Position>().expect("valid"))).collect();
+        BENCH_POSITIONS.iter().map(|s| Game::new(s.parse::<Position>().expect("valid"))).collect();
     let limits = Limits { depth: Some(DEPTH), ..Limits::default() };
     let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
     // The node count of one pass: fixed, since the search is deterministic on one thread.

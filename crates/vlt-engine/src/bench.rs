@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use vlt_core::{Game, Position};
 
 /// The benchmark positions (N2): the start, the rule texts' worked examples, and positions from play.
-pub const POSITIONS: [&str; 8] = [
+pub const BENCH_POSITIONS: [&str; 8] = [
     "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0",
     "7,2,3,1,4,2/3,0,4,2,1,3 B 14 14",
     "0,6,6,6,6,6/5,5,5,5,5,5 A 0 0",
@@ -18,7 +18,7 @@ pub const POSITIONS: [&str; 8] = [
 ];
 
 /// The depth each benchmark position is searched to.
-pub const DEPTH: u32 = 14;
+pub const BENCH_DEPTH: u32 = 14;
 
 /// The outcome of [`bench`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +37,7 @@ impl BenchResult {
     }
 }
 
-/// Searches each of [`POSITIONS`] to `depth` on one thread with a fresh 16 MiB table.
+/// Searches each of [`BENCH_POSITIONS`] to `depth` on one thread with a fresh 16 MiB table.
 ///
 /// # Panics
 /// Never for the built-in positions (they all parse and have moves).
@@ -47,7 +47,7 @@ pub fn bench(depth: u32) -> BenchResult {
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut nodes = 0;
     let t = Instant::now();
-    for s in POSITIONS {
+    for s in BENCH_POSITIONS {
         let pos: Position = s.parse().expect("bench positions are valid");
         engine.clear();
         let r = engine

@@ -70,7 +70,7 @@ impl Weights {
         tempo: 0,
     };
 
-    /// Weights fitted by `examples/tune.rs` (see `docs/engine.md`): round 2, fitted to 2000 level-4
+    /// Weights fitted by `tune` in `vlt-tools` (see `docs/engine.md`): round 2, fitted to 2000 level-4
     /// self-play games played with the round-1 weights (which were fitted to games played with
     /// [`Weights::UNTUNED`]).
     pub const TUNED: Weights = Weights {

@@ -3,10 +3,32 @@
 //! two moves away, walking into a chain) rather than random ones; high levels search deep and pick
 //! the best move.
 
-use crate::{Clock, Engine, Game, Level, Limits, Stop};
+use crate::{Clock, Engine, Limits, Stop};
 use std::time::Duration;
+use vlt_core::Game;
 use vlt_core::Move;
 use vlt_core::playout::SplitMix64;
+
+/// A playing level, 1 (beginner) to 10 (strongest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// The strongest level.
+    pub const MAX: Level = Level(10);
+    /// Level `n`, 1..=10.
+    #[must_use]
+    pub fn new(n: u8) -> Option<Level> {
+        (1..=10).contains(&n).then_some(Level(n))
+    }
+    /// The level's number.
+    #[must_use]
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
 
 /// Level 9's depth, also the least level 10 searches.
 const LEVEL_9_DEPTH: u32 = 14;

@@ -109,18 +109,6 @@ impl Tt {
         tt
     }
 
-    /// Slots in the table.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Never true (a table has at least 1024 slots); for clippy's `len_without_is_empty`.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// Forgets every entry.
     pub fn clear(&self) {
         for s in &*self.slots {

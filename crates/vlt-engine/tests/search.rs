@@ -374,7 +374,7 @@ fn tablebase_values_are_exact() {
 /// search or the evaluation that changes it must say so in its commit and update this number.
 #[test]
 fn bench_signature() {
-    let r = vlt_engine::bench::bench(vlt_engine::bench::DEPTH);
+    let r = vlt_engine::bench(vlt_engine::BENCH_DEPTH);
     assert_eq!(r.nodes, 932_271);
 }
 

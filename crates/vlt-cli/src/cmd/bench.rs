@@ -35,7 +35,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let perft8_ms = t8.elapsed().as_secs_f64() * 1e3;
     anyhow::ensure!(n8 == 835_629, "perft(8) gave {n8}, expected 835629: the move generator is broken");
     // The engine's deterministic search benchmark (fixed positions and depth, one thread).
-    let sb = vlt_engine::bench::bench(vlt_engine::bench::DEPTH);
+    let sb = vlt_engine::bench(vlt_engine::BENCH_DEPTH);
     let out = serde_json::json!({
         "playout_games": games,
         "playout_moves": moves,
@@ -44,7 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "playout_moves_per_sec": moves as f64 / secs,
         "perft8_ms": perft8_ms,
         "perft8_nodes": n8,
-        "search_depth": vlt_engine::bench::DEPTH,
+        "search_depth": vlt_engine::BENCH_DEPTH,
         "search_nodes": sb.nodes,
         "search_ms": sb.elapsed.as_secs_f64() * 1e3,
         "search_nps": sb.nps(),
@@ -58,8 +58,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         println!("perft(8) = {n8} in {perft8_ms:.1} ms");
         println!(
             "search: {} positions to depth {}: {} nodes (signature) in {:.1} ms, {} nodes/s (one thread)",
-            vlt_engine::bench::POSITIONS.len(),
-            vlt_engine::bench::DEPTH,
+            vlt_engine::BENCH_POSITIONS.len(),
+            vlt_engine::BENCH_DEPTH,
             sb.nodes,
             sb.elapsed.as_secs_f64() * 1e3,
             sb.nps()

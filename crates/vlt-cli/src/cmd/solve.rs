@@ -61,7 +61,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", requires = "survey")]
     check: Option<PathBuf>,
     /// What orders the search: the shipped estimate of values (builtin), none (the middle of the
-    /// proved bounds, as before), or a weights file written by the fit_estimate example. The
+    /// proved bounds, as before), or a weights file written by fit_estimate (vlt-tools). The
     /// values found never depend on it, only the work.
     #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
     estimate: String,

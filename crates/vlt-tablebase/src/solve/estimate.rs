@@ -27,7 +27,8 @@ const ONE_HOT: usize = 14;
 const MAX_HIDDEN: usize = 256;
 /// Magic bytes opening a weights file (`estimate.bin`), with the format's version.
 const MAGIC: &[u8; 8] = b"VLTEST01";
-/// The weights fitted by `examples/fit_estimate.rs` from the 18-stone tables (and solves over them).
+/// The weights fitted by `fit_estimate` (in `vlt-tools`, which says how this file was made) from the
+/// 18-stone tables and solves over them.
 const BUILTIN: &[u8] = include_bytes!("estimate.bin");
 
 /// Why a weights file cannot be read.
@@ -262,6 +263,16 @@ impl Estimator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shipped weights are the file whose making `vlt-tools`' `fit_estimate` pins (commit and
+    /// command): same length, same FNV-1a digest. A new file must update the pin there and here.
+    #[test]
+    fn the_shipped_weights_are_the_pinned_file() {
+        let fnv = BUILTIN
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        assert_eq!((BUILTIN.len(), fnv), (57_620, 0xa61b_b68c_b0b5_6254));
+    }
 
     /// The shipped estimate knows something: on positions of 9–12 stones from greedy games its
     /// error is well below that of knowing nothing (estimating 0).

@@ -1,6 +1,6 @@
 //! Fits the evaluation weights to self-play games (see `docs/engine.md`).
 //!
-//! `cargo run --release -p vlt-engine --example tune -- GAMES [SEED] [LEVEL] [CSV] [PLAY]`
+//! `cargo run --release -p vlt-tools --bin tune -- GAMES [SEED] [LEVEL] [CSV] [PLAY]`
 //! (PLAY: `untuned`, the default, or `tuned`: the weights the self-play games are played with)
 //!
 //! 1. Plays GAMES games of the engine against itself at LEVEL (default 4: a 4-ply search choosing
@@ -16,9 +16,9 @@
 
 use std::io::Write;
 use vlt_core::Game;
-use vlt_engine::eval::{FEATURE_NAMES, N_FEATURES, STONE, Weights, features};
 use vlt_engine::selfplay::{Chooser, play_game, random_opening};
 use vlt_engine::{Engine, EngineConfig, Level};
+use vlt_engine::{FEATURE_NAMES, N_FEATURES, STONE, Weights, features};
 
 /// Ridge regularisation, relative to the number of samples.
 const RIDGE: f64 = 1e-3;

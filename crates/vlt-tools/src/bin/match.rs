@@ -1,5 +1,5 @@
 //! A quick in-crate match between two engine settings (the full runner is `vlt match`):
-//! `cargo run --release -p vlt-engine --example match -- PAIRS SPEC1 SPEC2` where a SPEC is
+//! `cargo run --release -p vlt-tools --bin match -- PAIRS SPEC1 SPEC2` where a SPEC is
 //! `depth:N`, `nodes:N`, `ms:N` or `level:N`, optionally followed by `,untuned` (hand-set weights)
 //! `,nolmr` (no late move reductions), `,mcts` (Monte Carlo tree search; then `,uniform` for
 //! uniform playouts and `,c=X` for the exploration constant), `,w=W1/W2/...` (evaluation weights

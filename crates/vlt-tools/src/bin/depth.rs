@@ -1,4 +1,4 @@
-//! Times a fixed-depth search on one thread: `cargo run --release -p vlt-engine --example depth --
+//! Times a fixed-depth search on one thread: `cargo run --release -p vlt-tools --bin depth --
 //! [DEPTH] [POSITION] [THREADS]`. Target: depth 20 from the start in under 15 s.
 
 use vlt_core::{Game, Position};

@@ -1,4 +1,4 @@
-//! Where a solve's work goes: `cargo run --release --example solve_profile -- DIR POSITION...`
+//! Where a solve's work goes: `cargo run --release -p vlt-tools --bin solve_profile -- DIR POSITION...`
 //! prints nodes, nested nodes, distinct positions, proof sizes, tests and time per position, and nodes by
 //! stones on the board (environment: `MAX_NODES`, default 20 M).
 

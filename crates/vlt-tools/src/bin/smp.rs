@@ -1,4 +1,4 @@
-//! Lazy SMP time to depth: `cargo run --release -p vlt-engine --example smp -- [DEPTH] [THREADS]
+//! Lazy SMP time to depth: `cargo run --release -p vlt-tools --bin smp -- [DEPTH] [THREADS]
 //! [ROUNDS]` searches the start and four positions of a level-6 self-play game (plies 8, 16, 24,
 //! 32) to DEPTH with one thread and with THREADS, fresh engines each time, and prints the total
 //! wall time of each and the speed-up. Run it on an otherwise idle machine.

@@ -2,7 +2,7 @@
 //! weights file that vlt ships as `src/solve/estimate.bin`:
 //!
 //! ```text
-//! cargo run --release -p vlt-tablebase --example fit_estimate -- DIR OUT [LABELS [ABOVE]]
+//! cargo run --release -p vlt-tools --bin fit_estimate -- DIR OUT [LABELS [ABOVE]]
 //! ```
 //!
 //! `DIR` holds tables of at least `LABELS` stones (default 18); only layers up to `LABELS` are read,
@@ -21,13 +21,23 @@
 //!    on.
 //!
 //! The final fit uses all three rounds. Deterministic: the same tables and the same solver give the
-//! same file. Rounds 1 and 2 take about 20 seconds on this project's two-core machine, round 3 (the
-//! solves that label it) most of the rest (4 min in all); the whole run prints its progress.
+//! same file. Rounds 1 and 2 take about 20 seconds on a two-core machine, round 3 (the solves that
+//! label it) most of the rest (4 min in all); the whole run prints its progress.
 //!
-//! The shipped file was written by this program at commit `bff1934` (session 9). Session 10
-//! changed the order in which the solver searches, so the solves here meet other leaves and the
-//! same run now writes other weights; they needed 2.5 % more nodes on the comparison samples, so
-//! the shipped file was kept (docs/tablebase.md, "Session 10").
+//! **How the shipped file was made.** `src/solve/estimate.bin` in vlt-tablebase (57,620 bytes,
+//! SHA-256 `8b8e81a839f89c82567c571a67c7788734247c754bc0839fc91176e3f0809818`) is what this
+//! program wrote at commit `bff1934`, where it was still an example of vlt-tablebase:
+//!
+//! ```text
+//! git checkout bff1934
+//! cargo run --release -p vlt-cli -- tb build --max-stones 18 --dir DIR
+//! cargo run --release -p vlt-tablebase --example fit_estimate -- DIR estimate.bin
+//! ```
+//!
+//! The solver has searched in another order since (ties in the descent are broken by disproof
+//! numbers), so its solves meet other leaves and the same run now writes other weights; those
+//! needed 2.5 % more nodes on the comparison samples, so the file was kept. A unit test of the
+//! estimate checks that the shipped file is still the pinned one (its digest).
 
 use rayon::prelude::*;
 use std::collections::HashSet;
