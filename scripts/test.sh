@@ -35,4 +35,20 @@ if [ -f web/tests/run.sh ]; then
   echo "== browser tests"
   VLT_BIN="$target_dir/$profile/vlt" bash web/tests/run.sh
 fi
+echo "== python package"
+# A fresh virtual environment with the frameworks the package's tests check against; the package is
+# built into it with maturin from the same target folder (so only pyo3 and the bindings compile).
+venv="${CARGO_TARGET_DIR:-target}/python-venv"
+case "$venv" in /*) ;; *) venv="$PWD/$venv" ;; esac
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install -q --disable-pip-version-check maturin pytest numpy gymnasium pettingzoo open_spiel
+(cd crates/vlt-python && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q)
+set +e
+"$venv/bin/python" -m pytest -q crates/vlt-python/tests
+rc=$?
+set -e
+# pytest exits 5 when it collected no test: that is a failure here, as is any other non-zero code.
+if [ "$rc" -eq 5 ]; then echo "python tests: none collected"; exit 1; fi
+if [ "$rc" -ne 0 ]; then exit "$rc"; fi
 echo "== all tests passed"
