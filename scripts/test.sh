@@ -37,13 +37,14 @@ if [ -f web/tests/run.sh ]; then
 fi
 echo "== python package"
 # A fresh virtual environment with the frameworks the package's tests check against; the package is
-# built into it with maturin from the same target folder (so only pyo3 and the bindings compile).
+# built into it by maturin with the same profile, flags and target folder as the tests above (so only
+# pyo3, with its extension-module feature, and the bindings compile again).
 venv="${CARGO_TARGET_DIR:-target}/python-venv"
 case "$venv" in /*) ;; *) venv="$PWD/$venv" ;; esac
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check maturin pytest numpy gymnasium pettingzoo open_spiel
-(cd crates/vlt-python && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --release -q)
+(cd crates/vlt-python && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin develop --profile "$profile" -q)
 set +e
 "$venv/bin/python" -m pytest -q crates/vlt-python/tests
 rc=$?
