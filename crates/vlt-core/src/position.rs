@@ -2,7 +2,7 @@
 
 use crate::hole::{HOLES, Hole, Move, ROW};
 use crate::moves::Moves;
-use crate::sowing::{CAPTURE_BEFORE, Capture, DELTA, HOLES_POW2, LAST, RUN, STONES_POW2, Sowing};
+use crate::sowing::{CAPTURE_TEST, Capture, DELTA, HOLES_POW2, LAST, RUN, STONES_POW2, Sowing};
 use crate::swar;
 use crate::zobrist;
 use crate::{ByPlayer, Player};
@@ -56,12 +56,10 @@ fn sow<const M: usize>(x: u128, j: usize) -> (u128, u8, Moves) {
     let n = (row(x, M) >> (8 * j)) as usize & (STONES_POW2 - 1);
     // R3: lift the stones, then add one per hole reached (the starting hole included on laps).
     let mut y = x.wrapping_add(DELTA[h][n]);
-    let last = LAST[h][n] as usize & (HOLES_POW2 - 1);
     let mut taken = 0u8;
-    // R4: the last stone makes a single stone when its hole held none before (fewer than 12
-    // stones), or always with exactly 12 (it lands back in the emptied hole); never with more.
-    // Read from the position before the move, so the test waits on no arithmetic.
-    if x.to_le_bytes()[last] == CAPTURE_BEFORE[n] {
+    // R4, tested on the position before the move, so that the test waits on no arithmetic.
+    if x.to_le_bytes()[CAPTURE_TEST[h][n] as usize & 15] == 0 {
+        let last = LAST[h][n] as usize & (HOLES_POW2 - 1);
         let singles = single_mask(y);
         // The ring twice over, so the backward walk from `last` never wraps; at most 12 holes.
         let ring = singles | singles << HOLES;

@@ -56,18 +56,28 @@ pub(crate) static LAST: [[u8; STONES_POW2]; HOLES_POW2] = {
     t
 };
 
-/// `CAPTURE_BEFORE[n]`: what the hole where the last of `n` sown stones falls must hold before the
-/// move for that stone to be single there and start a capture (R4). Fewer than 12: empty. Exactly
-/// 12: the last lands in the starting hole, which held the 12. More: never (the last hole gets at
-/// least two stones), so a count no hole holds.
-pub(crate) static CAPTURE_BEFORE: [u8; STONES_POW2] = {
-    let mut t = [u8::MAX; STONES_POW2];
-    let mut n = 1;
-    while n < HOLES {
-        t[n] = 0;
-        n += 1;
+/// `CAPTURE_TEST[h][n]`: the byte of the position before the move that is zero exactly when the
+/// last of `n` stones sown from `h` is single where it falls and starts a capture (R4). Fewer than
+/// 12 stones: the hole where it falls, which must have been empty. Exactly 12: it falls back into
+/// the emptied starting hole, always single: byte 15, which is always zero. More: the last hole
+/// gets at least two stones, never a capture: the starting hole itself, which held the `n`.
+pub(crate) static CAPTURE_TEST: [[u8; STONES_POW2]; HOLES_POW2] = {
+    let mut t = [[0u8; STONES_POW2]; HOLES_POW2];
+    let mut h = 0;
+    while h < HOLES {
+        let mut n = 0;
+        while n < STONES_POW2 {
+            t[h][n] = if n < HOLES {
+                ((h + n) % HOLES) as u8
+            } else if n == HOLES {
+                15
+            } else {
+                h as u8
+            };
+            n += 1;
+        }
+        h += 1;
     }
-    t[HOLES] = HOLES as u8;
     t
 };
 
