@@ -3,7 +3,7 @@
 mod cmd;
 mod error;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Vai Lung Thlan, the mancala game of the Mizo people: rules, engine, tablebases, play.
@@ -52,7 +52,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let result = match cli.command {
         Command::Show(a) => cmd::show::run(a),
         Command::Moves(a) => cmd::moves::run(a),
@@ -71,9 +74,44 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output has gone (`| head`): it has what it wanted.
+        Err(e) if error::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("vlt: {e:#}");
+            eprintln!("vlt: {}", error::one_line(&e));
             ExitCode::from(error::exit_code(&e))
         }
     }
+}
+
+/// A command line clap refuses: help and version as clap prints them (so `vlt` or `vlt tb` alone
+/// shows the help, exit 2), any other error on one line, exit 2.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // Only fails when standard output or error is closed, and then nobody reads it.
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let rendered = e.render().to_string();
+    eprintln!("vlt: {}", error::clap_line(&rendered, &command_path()));
+    ExitCode::from(2)
+}
+
+/// The subcommand the arguments name, as far as they name one: `vlt tb probe`.
+fn command_path() -> String {
+    let mut cmd = Cli::command();
+    let mut path = String::from("vlt");
+    for arg in std::env::args_os().skip(1) {
+        let Some(arg) = arg.to_str().map(str::to_string) else { break };
+        let Some(sub) = cmd.find_subcommand(&arg).cloned() else { break };
+        path.push(' ');
+        path.push_str(sub.get_name());
+        cmd = sub;
+    }
+    path
 }

@@ -123,7 +123,9 @@ impl Engine {
         }
         match self.config.algorithm {
             Algorithm::AlphaBeta => Some(self.alphabeta(game, limits, stop, on_info, false)),
-            Algorithm::Mcts => Some(mcts::search(game, limits, stop, &self.config.mcts, on_info)),
+            Algorithm::Mcts => {
+                Some(mcts::search(game, limits, stop, &self.config.mcts, self.config.hash_mb, on_info))
+            }
         }
     }
 

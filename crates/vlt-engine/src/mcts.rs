@@ -127,19 +127,42 @@ fn result_for(end: Position, player: Player) -> f64 {
     }
 }
 
+/// The most tree nodes that fit in `memory_mb` MiB (at least the root and its children).
+fn tree_capacity(memory_mb: usize) -> usize {
+    (memory_mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>()).max(1 + 6)
+}
+
 /// Runs UCT on the current position of `game` until the node (iteration) limit, the time budget or
-/// `stop`. Node counts are iterations (one playout each).
+/// `stop`. Node counts are iterations (one playout each). The tree takes at most `memory_mb` MiB
+/// (the engine's Hash size): once full it grows no more, and the playouts go on from its leaves.
 pub(crate) fn search(
     game: &Game,
     limits: &crate::Limits,
     stop: &Stop,
     cfg: &MctsConfig,
+    memory_mb: usize,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
+    grow(game, limits, stop, cfg, memory_mb, on_info).0
+}
+
+/// [`search`], also giving the number of tree nodes it made.
+fn grow(
+    game: &Game,
+    limits: &crate::Limits,
+    stop: &Stop,
+    cfg: &MctsConfig,
+    memory_mb: usize,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> (SearchResult, usize) {
     let start = Instant::now();
     let budget = TimeBudget::from_limits(limits);
-    let max_iter =
-        limits.nodes.unwrap_or(if budget.hard.is_some() { u64::MAX } else { cfg.default_iterations });
+    let capacity = tree_capacity(memory_mb);
+    // Visit counts are u32: a search ends before they could overflow (hours of playouts).
+    let max_iter = limits
+        .nodes
+        .unwrap_or(if budget.hard.is_some() { u64::MAX } else { cfg.default_iterations })
+        .min(u64::from(u32::MAX - 1));
     let history: Vec<u128> = game.since_last_capture().iter().map(|p| p.repetition_key()).collect();
     let root_pos = game.position();
     let mut nodes = vec![Node::new(root_pos, 0, 0, false)];
@@ -186,7 +209,8 @@ pub(crate) fn search(
         }
         // Expand a visited leaf.
         let leaf = nodes[cur];
-        if !leaf.terminal && (leaf.visits > 0 || cur == 0) && leaf.children == 0 {
+        let room = nodes.len() + 6 <= capacity;
+        if !leaf.terminal && (leaf.visits > 0 || cur == 0) && leaf.children == 0 && room {
             let first = nodes.len() as u32;
             let mut count = 0u8;
             for m in leaf.pos.legal_moves() {
@@ -244,7 +268,11 @@ pub(crate) fn search(
         })
         .collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.0));
-    SearchResult { best: moves[0].1, info, moves: moves.into_iter().map(|(_, m, s)| (m, s)).collect() }
+    let tree = nodes.len();
+    (
+        SearchResult { best: moves[0].1, info, moves: moves.into_iter().map(|(_, m, s)| (m, s)).collect() },
+        tree,
+    )
 }
 
 fn hole_move(h: u8) -> Move {
@@ -277,5 +305,25 @@ fn info(nodes: &[Node], iterations: u64, depth: usize, start: Instant) -> Search
         nps: (iterations as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
         elapsed,
         pv,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// However many playouts, the tree stays within its memory, and the search still ends in a
+    /// legal move with a full line of play.
+    #[test]
+    fn the_tree_stays_within_its_memory() {
+        let game = Game::new(Position::START);
+        let limits = crate::Limits { nodes: Some(60_000), ..crate::Limits::default() };
+        let (r, tree) = grow(&game, &limits, &Stop::new(), &MctsConfig::default(), 1, &mut |_| {});
+        let cap = tree_capacity(1);
+        assert!(tree <= cap && tree > cap / 2, "{tree} nodes in a tree of at most {cap}");
+        assert!(Position::START.legal_moves().contains(r.best));
+        assert_eq!(r.info.nodes, 60_000, "the playouts go on once the tree is full");
+        let (_, big) = grow(&game, &limits, &Stop::new(), &MctsConfig::default(), 64, &mut |_| {});
+        assert!(big > cap, "a bigger Hash lets the tree grow: {big}");
     }
 }

@@ -137,7 +137,12 @@ pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<Header, TbError> 
 pub fn map_layer(dir: &Path, n: u32) -> Result<(Header, memmap2::Mmap), TbError> {
     let path = layer_path(dir, n);
     let file = std::fs::File::open(&path).map_err(|e| TbError::io(&path, e))?;
-    let len = file.metadata().map_err(|e| TbError::io(&path, e))?.len();
+    let meta = file.metadata().map_err(|e| TbError::io(&path, e))?;
+    // A folder opens on some systems, then fails to map with an unhelpful error.
+    if !meta.is_file() {
+        return Err(TbError::BadFile { path, reason: "not a regular file".into() });
+    }
+    let len = meta.len();
     // Checked before mapping, not only by the header check after it: an empty file cannot be
     // mapped on every system, and must be refused as a bad file, not an I/O error.
     if len < HEADER_LEN as u64 {

@@ -1,9 +1,12 @@
 //! `vlt analyse POSITION`: the engine's value of every legal move, the best move and its line.
 
 use crate::error::input;
+use std::io::Write;
 use std::time::Duration;
 use vlt_core::{Game, Player};
 use vlt_engine::{Algorithm, Engine, EngineConfig, Limits, SearchInfo, Stop};
+use vlt_protocol::command::MAX_NUMBER;
+use vlt_protocol::session::{MAX_HASH_MB, MAX_THREADS};
 
 /// Analyse a position: the value of every legal move in stones (the capture difference the player to
 /// move can expect from here on: its future captures minus the opponent's), the best move, the
@@ -19,17 +22,18 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Search to this depth (plies, 1-100).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
-    /// Search for this many milliseconds (the default is 1000).
-    #[arg(long)]
+    /// Search for this many milliseconds (the default is 1000; at most 2^40, as the protocol's
+    /// `movetime`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_NUMBER))]
     time_ms: Option<u64>,
-    /// Search this many nodes.
-    #[arg(long)]
+    /// Search this many nodes (at most 2^40, as the protocol's `nodes`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_NUMBER))]
     nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// Search threads (1-64).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    threads: u16,
     /// The search algorithm: alphabeta (every move's value exact) or mcts (values are the mean
     /// capture difference of the playouts; --nodes counts playouts).
     #[arg(long, default_value = "alphabeta")]
@@ -38,9 +42,9 @@ pub struct Args {
     /// valued exactly.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
-    /// Transposition table size in MiB (1-4096).
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    /// Transposition table size in MiB (1-4096); with mcts, the most memory its tree takes.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=MAX_HASH_MB as i64))]
+    hash: u16,
     /// The position string (N2).
     position: String,
 }
@@ -50,34 +54,30 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if pos.is_game_over() {
         return Err(input("the game is over: the board is empty, there is nothing to analyse"));
     }
-    if let Some(d) = a.depth {
-        if !(1..=100).contains(&d) {
-            return Err(input(format!("depth {d} is out of range 1-100")));
-        }
-    }
-    if a.nodes == Some(0) || a.time_ms == Some(0) {
-        return Err(input("the search limit must be positive"));
-    }
-    if !(1..=64).contains(&a.threads) {
-        return Err(input(format!("threads {} is out of range 1-64", a.threads)));
-    }
-    if !(1..=4096).contains(&a.hash) {
-        return Err(input(format!("hash {} MiB is out of range 1-4096", a.hash)));
-    }
     let mut limits = Limits { depth: a.depth, nodes: a.nodes, ..Limits::default() };
     if a.depth.is_none() && a.nodes.is_none() {
         limits.movetime = Some(Duration::from_millis(a.time_ms.unwrap_or(1000)));
     }
     let algorithm: Algorithm = a.algorithm.parse().map_err(input)?;
-    let config = EngineConfig { hash_mb: a.hash, threads: a.threads, algorithm, ..EngineConfig::default() };
+    let config = EngineConfig {
+        hash_mb: usize::from(a.hash),
+        threads: usize::from(a.threads),
+        algorithm,
+        ..EngineConfig::default()
+    };
     let mut engine = Engine::new(config);
     engine.set_tablebase(super::open_tablebase(a.tablebase.as_deref())?);
     let game = Game::new(pos);
     let json = a.json;
+    let mut out = std::io::stdout().lock();
+    // A failed write (the reader has gone: `| head -1`) stops the search and is returned after it.
+    let stop = Stop::new();
+    let mut failed: Option<std::io::Error> = None;
     let mut show = |i: &SearchInfo| {
-        if !json {
+        if !json && failed.is_none() {
             let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
-            println!(
+            let line = writeln!(
+                out,
                 "depth {:>3}  score {:>+3}{}  nodes {:>11}  nps {:>9}  time {:>7.3} s  pv {}",
                 i.depth,
                 i.score,
@@ -86,21 +86,30 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 i.nps,
                 i.elapsed.as_secs_f64(),
                 pv.join(" ")
-            );
+            )
+            .and_then(|()| out.flush());
+            if let Err(e) = line {
+                failed = Some(e);
+                stop.stop();
+            }
         }
     };
     let r = if algorithm == Algorithm::AlphaBeta {
-        engine.analyse(&game, &limits, &Stop::new(), &mut show)
+        engine.analyse(&game, &limits, &stop, &mut show)
     } else {
-        engine.search(&game, &limits, &Stop::new(), &mut show)
+        engine.search(&game, &limits, &stop, &mut show)
     }
     .ok_or_else(|| input("the position has no legal move"))?;
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let mut out = std::io::stdout().lock();
     let i = &r.info;
     let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
     if json {
         let moves: Vec<serde_json::Value> =
             r.moves.iter().map(|(m, s)| serde_json::json!({"move": m.to_string(), "score": s})).collect();
-        let out = serde_json::json!({
+        let o = serde_json::json!({
             "position": pos.to_string(),
             "best": r.best.to_string(),
             "score": i.score,
@@ -112,7 +121,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             "pv": pv,
             "moves": moves,
         });
-        println!("{out}");
+        writeln!(out, "{o}")?;
     } else {
         let me = pos.to_move();
         // Predicted final score: the captures so far plus the expected difference of the rest,
@@ -121,26 +130,28 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let mine = i32::from(pos.captured(me)) + (left + i.score) / 2;
         let theirs = i32::from(pos.captured(me.other())) + (left - i.score) / 2;
         let (b, a_) = if me == Player::B { (mine, theirs) } else { (theirs, mine) };
-        println!(
+        writeln!(
+            out,
             "best {}  score {:+} stones for {}{}",
             r.best,
             i.score,
             me,
             if i.exact { " (proven)" } else { "" }
-        );
-        println!("pv {}", pv.join(" "));
-        println!("predicted final score about B {b} - A {a_}");
-        println!("moves:");
+        )?;
+        writeln!(out, "pv {}", pv.join(" "))?;
+        writeln!(out, "predicted final score about B {b} - A {a_}")?;
+        writeln!(out, "moves:")?;
         for (m, s) in &r.moves {
-            println!("  {m}  {s:+}");
+            writeln!(out, "  {m}  {s:+}")?;
         }
-        println!(
+        writeln!(
+            out,
             "depth {}  nodes {}  nps {}  time {:.3} s",
             i.depth,
             i.nodes,
             i.nps,
             i.elapsed.as_secs_f64()
-        );
+        )?;
     }
     Ok(())
 }

@@ -2,6 +2,8 @@
 
 use crate::error::input;
 use serde::Serialize;
+use std::io::Write;
+use vlt_core::Game;
 
 /// Play moves from a position and print what each did.
 #[derive(clap::Args)]
@@ -13,12 +15,14 @@ pub struct Args {
     json: bool,
     /// The position string (N2).
     position: String,
-    /// The moves (N1); a bare digit is a hole of the player to move.
+    /// The moves (N1); a bare digit is a hole of the player to move. They are a game: a move after
+    /// its end (an empty board, R6, or a position's third occurrence, R7) is refused.
     #[arg(required = true)]
     moves: Vec<String>,
 }
 
-/// One line of `--json` output: exactly the fields of `moves.jsonl`.
+/// One line of `--json` output: exactly the fields of `moves.jsonl` (`game_over` is also true at
+/// the third occurrence of a position, R7, which a lone vector cannot show).
 #[derive(Serialize)]
 struct MoveLine {
     position: String,
@@ -32,10 +36,15 @@ struct MoveLine {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let mut pos = super::parse_position(&a.position)?;
+    // A game, not a lone position: the third occurrence of a position ends it (R7), as in
+    // `replay` and in play.
+    let mut game = Game::new(super::parse_position(&a.position)?);
+    let mut out = std::io::stdout().lock();
     for (i, text) in a.moves.iter().enumerate() {
+        let pos = game.position();
         let mv = super::parse_move(text, pos)?;
-        let (after, outcome) = pos.play_traced(mv).map_err(|e| input(format!("move {}: {e}", i + 1)))?;
+        let outcome = game.play(mv).map_err(|e| input(format!("move {}: {e}", i + 1)))?;
+        let after = game.position();
         let holes: Vec<String> = outcome.capture.holes().map(|h| h.to_string()).collect();
         if a.json {
             let line = MoveLine {
@@ -45,9 +54,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 after: after.to_string(),
                 captured: outcome.capture.stones,
                 captured_holes: holes,
-                game_over: outcome.game_over,
+                game_over: game.is_over(),
             };
-            println!("{}", serde_json::to_string(&line)?);
+            writeln!(out, "{}", serde_json::to_string(&line)?)?;
         } else {
             let mut s = format!("{mv}: {after}");
             if outcome.capture.stones > 0 {
@@ -56,12 +65,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             if outcome.opponent_passes {
                 s += &format!("  {} passes", outcome.mover.other());
             }
-            if outcome.game_over {
-                s += "  game over";
+            if let Some(r) = game.result() {
+                s += &format!("  game over: {r}");
             }
-            println!("{s}");
+            writeln!(out, "{s}")?;
         }
-        pos = after;
     }
     Ok(())
 }

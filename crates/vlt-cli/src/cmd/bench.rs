@@ -1,5 +1,6 @@
 //! `vlt bench`: the rules' speed figures (random playouts, perft(8)).
 
+use std::io::Write;
 use std::time::Instant;
 use vlt_core::Position;
 use vlt_core::playout::{SplitMix64, random_playout};
@@ -11,9 +12,15 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Seconds to spend on playouts.
-    #[arg(long, default_value_t = 3.0)]
+    /// Seconds to spend on playouts (more than 0, at most 3600).
+    #[arg(long, default_value_t = 3.0, value_parser = seconds)]
     seconds: f64,
+}
+
+/// A duration in seconds, finite and within (0, 3600].
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if v > 0.0 && v <= 3600.0 { Ok(v) } else { Err(format!("{s} is not within 0-3600 seconds")) }
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -50,20 +57,29 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "search_nps": sb.nps(),
     });
     if a.json {
-        println!("{out}");
+        writeln!(std::io::stdout(), "{out}")?;
     } else {
-        println!("random playouts: {games} games, {moves} moves in {secs:.2} s (one thread)");
-        println!("  {:.0} games/s, {:.1} million moves/s", games as f64 / secs, moves as f64 / secs / 1e6);
-        println!("  {repetitions} games ended by R7 repetition");
-        println!("perft(8) = {n8} in {perft8_ms:.1} ms");
-        println!(
+        writeln!(
+            std::io::stdout(),
+            "random playouts: {games} games, {moves} moves in {secs:.2} s (one thread)"
+        )?;
+        writeln!(
+            std::io::stdout(),
+            "  {:.0} games/s, {:.1} million moves/s",
+            games as f64 / secs,
+            moves as f64 / secs / 1e6
+        )?;
+        writeln!(std::io::stdout(), "  {repetitions} games ended by R7 repetition")?;
+        writeln!(std::io::stdout(), "perft(8) = {n8} in {perft8_ms:.1} ms")?;
+        writeln!(
+            std::io::stdout(),
             "search: {} positions to depth {}: {} nodes (signature) in {:.1} ms, {} nodes/s (one thread)",
             vlt_engine::BENCH_POSITIONS.len(),
             vlt_engine::BENCH_DEPTH,
             sb.nodes,
             sb.elapsed.as_secs_f64() * 1e3,
             sb.nps()
-        );
+        )?;
     }
     Ok(())
 }

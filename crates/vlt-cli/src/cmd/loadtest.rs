@@ -2,6 +2,7 @@
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -79,9 +80,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let r = report.map_err(input)?;
     if a.json {
-        println!("{}", serde_json::to_string(&r)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string(&r)?)?;
     } else {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{} games at once over {}: {} moves in {:.1} s = {:.0} moves/s; latency p50 {:.2} ms, p99 {:.2} ms, \
              max {:.2} ms; {} games started, {} finished, {} errors",
             r.concurrent_games,
@@ -95,7 +97,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             r.games_started,
             r.games_finished,
             r.errors
-        );
+        )?;
     }
     Ok(())
 }

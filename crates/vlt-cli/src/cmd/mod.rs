@@ -18,6 +18,13 @@ pub mod tb;
 use crate::error::input;
 use vlt_core::{Move, Position};
 
+/// Writes a line to standard error. Unlike `eprintln!`, it does not panic when standard error is
+/// closed (`vlt perft 9 2>&1 | head -1`): such notes are for a reader who may have gone.
+pub fn note(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// Parses a position argument (N2), as an input error when malformed.
 pub fn parse_position(s: &str) -> anyhow::Result<Position> {
     s.parse().map_err(input)

@@ -8,9 +8,11 @@ pub struct Args {
     position: String,
 }
 
+use std::io::Write;
+
 pub fn run(a: Args) -> anyhow::Result<()> {
     let pos = super::parse_position(&a.position)?;
     let moves: Vec<String> = pos.legal_moves().map(|m| m.to_string()).collect();
-    println!("{}", moves.join(" "));
+    writeln!(std::io::stdout(), "{}", moves.join(" "))?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `vlt perft DEPTH [POSITION]`: move-path counts (N4).
 
+use std::io::Write;
 use std::time::Instant;
 
 /// Count the move sequences of exactly DEPTH moves (N4); per-move counts first, the total last.
@@ -23,13 +24,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.depth > 0 {
         for m in pos.legal_moves() {
             let n = vlt_core::perft(pos.play_unchecked(m), a.depth - 1);
-            eprintln!("{m}: {n}");
+            super::note(format_args!("{m}: {n}"));
             total += n;
         }
     } else {
         total = 1;
     }
-    eprintln!("{:.3} s", t.elapsed().as_secs_f64());
-    println!("{total}");
+    super::note(format_args!("{:.3} s", t.elapsed().as_secs_f64()));
+    writeln!(std::io::stdout(), "{total}")?;
     Ok(())
 }

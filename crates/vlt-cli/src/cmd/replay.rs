@@ -1,48 +1,67 @@
-//! `vlt replay FILE`: validates a game record and prints each position and the result.
+//! `vlt replay FILE`: validates game records and prints each position and the result.
 
 use crate::error::input;
+use std::io::{BufRead, Write};
 use vlt_core::Record;
+use vlt_core::record::RecordReader;
 
-/// Read a game record (docs/records.md), check every move, print each position and the result.
+/// Read game records (docs/records.md), check every move, print each position and the result.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  vlt replay game.vlt\n  vlt replay - < game.vlt")]
 pub struct Args {
-    /// The record file; `-` reads standard input.
+    /// The record file; `-` reads standard input. Its games are read and printed one at a time
+    /// (a game's text may have at most 1 MiB), up to the first that is wrong.
     file: String,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let text = if a.file == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| input(format!("standard input: {e}")))?
+    let source: Box<dyn BufRead> = if a.file == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        std::fs::read_to_string(&a.file).map_err(|e| input(format!("{}: {e}", a.file)))?
+        let f = std::fs::File::open(&a.file).map_err(|e| input(format!("{}: {e}", a.file)))?;
+        Box::new(std::io::BufReader::new(f))
     };
-    let records = Record::parse_all(&text).map_err(|e| input(format!("{}: {e}", a.file)))?;
-    if records.is_empty() {
-        return Err(input(format!("{}: no game found", a.file)));
+    let name = if a.file == "-" { "standard input" } else { a.file.as_str() };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut games = RecordReader::new(source).peekable();
+    let mut n = 0;
+    while let Some(r) = games.next() {
+        let r = r.map_err(|e| {
+            // Whatever was printed is shown before the error line that ends it.
+            let _ = out.flush();
+            input(format!("{name}: {e}"))
+        })?;
+        n += 1;
+        // "Game N" headers when there is more than one game (known once the next one is read).
+        if n > 1 || games.peek().is_some() {
+            writeln!(out, "Game {n}")?;
+        }
+        print_game(&mut out, &r)?;
     }
-    for (gi, r) in records.iter().enumerate() {
-        if records.len() > 1 {
-            println!("Game {}", gi + 1);
-        }
-        for (k, v) in &r.tags {
-            println!("{k}: {v}");
-        }
-        let g = &r.game;
-        println!("start: {}", g.start());
-        for (i, (mv, pos)) in g.moves().iter().zip(&g.positions()[1..]).enumerate() {
-            let o = g.outcomes()[i];
-            let mut line = format!("{:>3}. {mv}  {pos}", i + 1);
-            if o.capture.stones > 0 {
-                let holes: Vec<String> = o.capture.holes().map(|h| h.to_string()).collect();
-                line += &format!("  captured {} ({})", o.capture.stones, holes.join(" "));
-            }
-            println!("{line}");
-        }
-        match g.result() {
-            Some(res) => println!("result: {res}"),
-            None => println!("result: unfinished, {} to move", g.position().to_move()),
-        }
+    out.flush()?;
+    if n == 0 {
+        return Err(input(format!("{name}: no game found")));
     }
     Ok(())
+}
+
+fn print_game(out: &mut impl Write, r: &Record) -> std::io::Result<()> {
+    for (k, v) in &r.tags {
+        writeln!(out, "{k}: {v}")?;
+    }
+    let g = &r.game;
+    writeln!(out, "start: {}", g.start())?;
+    for (i, (mv, pos)) in g.moves().iter().zip(&g.positions()[1..]).enumerate() {
+        let o = g.outcomes()[i];
+        write!(out, "{:>3}. {mv}  {pos}", i + 1)?;
+        if o.capture.stones > 0 {
+            let holes: Vec<String> = o.capture.holes().map(|h| h.to_string()).collect();
+            write!(out, "  captured {} ({})", o.capture.stones, holes.join(" "))?;
+        }
+        writeln!(out)?;
+    }
+    match g.result() {
+        Some(res) => writeln!(out, "result: {res}"),
+        None => writeln!(out, "result: unfinished, {} to move", g.position().to_move()),
+    }
 }

@@ -1,6 +1,7 @@
 //! `vlt serve`: the game in a browser, against the computer, two on one screen, or online.
 
 use crate::error::input;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use vlt_server::{Bounds, Hub, Store};
@@ -17,15 +18,15 @@ pub struct Args {
     /// The SQLite database file (default: $XDG_DATA_HOME/vlt/games.db or ~/.local/share/vlt/games.db).
     #[arg(long)]
     db: Option<PathBuf>,
-    /// The most unfinished games the server holds at once.
-    #[arg(long, default_value_t = 10_000)]
-    max_open_games: usize,
+    /// The most unfinished games the server holds at once (1-1000000).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_open_games: u32,
     /// The engine's thinking time per move, hint or analysis, in milliseconds (10-60000).
-    #[arg(long, default_value_t = 1500)]
+    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     engine_ms: u64,
-    /// Engine searches running at once.
-    #[arg(long, default_value_t = 2)]
-    engine_threads: usize,
+    /// Engine searches running at once (1-64).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=64))]
+    engine_threads: u8,
     /// Endgame tables (a folder built by `vlt tb build`): the computer plays positions with few
     /// enough stones perfectly, and hints and analysis of them are exact.
     #[arg(long, value_name = "DIR")]
@@ -41,12 +42,6 @@ fn default_db() -> PathBuf {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if !(10..=60_000).contains(&a.engine_ms) {
-        return Err(input(format!("engine-ms {} is out of range 10-60000", a.engine_ms)));
-    }
-    if !(1..=64).contains(&a.engine_threads) {
-        return Err(input(format!("engine-threads {} is out of range 1-64", a.engine_threads)));
-    }
     let tablebase = super::open_tablebase(a.tablebase.as_deref())?;
     let db = a.db.unwrap_or_else(default_db);
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -54,9 +49,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     let store = Store::open(&db).map_err(|e| input(format!("{}: {e}", db.display())))?;
     let bounds = Bounds {
-        max_open_games: a.max_open_games,
+        max_open_games: a.max_open_games as usize,
         engine_ms: a.engine_ms,
-        engine_threads: a.engine_threads,
+        engine_threads: usize::from(a.engine_threads),
         ..Bounds::default()
     };
     let hub = Hub::with_tablebase(store, bounds, tablebase);
@@ -67,9 +62,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .map_err(|e| input(format!("cannot listen on {}: {e}", a.addr)))?;
         let local = listener.local_addr()?;
         let host = if local.ip().is_unspecified() { "127.0.0.1".to_string() } else { local.ip().to_string() };
-        println!("vlt serve: open http://{host}:{}/ (games in {})", local.port(), db.display());
+        // Informative only: a closed standard output must not stop the server.
+        let _ = writeln!(
+            std::io::stdout(),
+            "vlt serve: open http://{host}:{}/ (games in {})",
+            local.port(),
+            db.display()
+        );
         vlt_server::serve(listener, hub).await?;
-        println!("vlt serve: stopped");
+        let _ = writeln!(std::io::stdout(), "vlt serve: stopped");
         Ok(())
     })
 }

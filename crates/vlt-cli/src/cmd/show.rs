@@ -13,7 +13,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let pos = super::parse_position(&a.position)?;
-    print!("{}", draw(pos));
+    std::io::Write::write_all(&mut std::io::stdout(), draw(pos).as_bytes())?;
     Ok(())
 }
 

@@ -3,6 +3,8 @@
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use vlt_core::playout::{SplitMix64, greedy_position};
@@ -19,9 +21,9 @@ const DEFAULT_STONES: u32 = 8;
 /// Solve a position exactly: the best future capture difference for the player to move (R1-R7).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  vlt solve '0,1,2,0,1,0/2,0,1,3,0,2 B 20 18' --dir tb\n  \
-                        vlt solve --survey 17..=20 --per-stone 10 --dir tb    # cost per stone, median nodes")]
+                        vlt solve '0,1,2,0,1,0/2,0,1,3,0,2 B 20 18' --dir tb --at-least 1")]
 pub struct Args {
-    /// The position (N2). Not needed with --survey.
+    /// The position (N2).
     #[arg(required_unless_present = "survey")]
     position: Option<String>,
     /// Tables to probe (as `vlt tb build` writes them); without it, tables of up to 8 stones are
@@ -33,38 +35,65 @@ pub struct Args {
     moves: bool,
     /// Answer only whether the player to move can force at least this capture difference (one
     /// threshold test, cheaper than the exact value): 1 asks "does it win?", 0 "does it not lose?".
-    #[arg(long, value_name = "T", allow_negative_numbers = true, conflicts_with = "survey")]
+    #[arg(
+        long,
+        value_name = "T",
+        allow_negative_numbers = true,
+        conflicts_with = "survey",
+        value_parser = clap::value_parser!(i32).range(-60..=60)
+    )]
     at_least: Option<i32>,
     /// Stop after expanding this many positions (memory grows with it: ~100 bytes each).
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: u64,
     /// One JSON object: {"value", "nodes", "nested_nodes", "guess_nodes", "tests", "seconds",
     /// "moves"?}; with --at-least: {"at_least", "holds", "nodes", "nested_nodes", "tests", "seconds"}.
     #[arg(long)]
     json: bool,
+    // The rest measures and tunes the solver (docs/tablebase.md): hidden from the help.
     /// Measure instead: solve positions from self-played games for each stone count in FROM..=TO
-    /// and print the median nodes per stone count and its growth.
-    #[arg(long, value_name = "FROM..=TO")]
-    survey: Option<String>,
-    /// Positions per stone count for --survey.
-    #[arg(long, default_value_t = 10)]
-    per_stone: usize,
+    /// (or one count N) and print the median nodes per stone count and its growth.
+    #[arg(long, value_name = "FROM..=TO", value_parser = stone_range, hide = true)]
+    survey: Option<RangeInclusive<u32>>,
+    /// Positions per stone count for --survey (1-1000).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000), hide = true)]
+    per_stone: u32,
     /// Seed of the --survey games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, hide = true)]
     seed: u64,
     /// Who plays the --survey games: greedy-random moves (70 % the most-capturing move, else any),
     /// or the engine at level 5 on both sides (6 plies, with its level's chance among good moves).
-    #[arg(long, value_enum, default_value_t = Games::Greedy, requires = "survey")]
+    #[arg(long, value_enum, default_value_t = Games::Greedy, requires = "survey", hide = true)]
     games: Games,
     /// With --survey: check every solved value against bigger tables in this folder (their layers
     /// up to the survey's largest stone count are loaded); a mismatch is an error.
-    #[arg(long, value_name = "DIR", requires = "survey")]
+    #[arg(long, value_name = "DIR", requires = "survey", hide = true)]
     check: Option<PathBuf>,
     /// What orders the search: the shipped estimate of values (builtin), none (the middle of the
     /// proved bounds, as before), or a weights file written by fit_estimate (vlt-tools). The
     /// values found never depend on it, only the work.
-    #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
+    #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin", hide = true)]
     estimate: String,
+}
+
+/// `--survey FROM..=TO` or `--survey N`: stone counts on the board, at most 60 (R1), in order.
+fn stone_range(s: &str) -> Result<RangeInclusive<u32>, String> {
+    let count = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n <= 60)
+            .ok_or_else(|| format!("{t:?} is not a stone count 0-60"))
+    };
+    let (from, to) = match s.split_once("..=") {
+        Some((a, b)) => (count(a)?, count(b)?),
+        None if !s.contains("..") => (count(s)?, count(s)?),
+        None => return Err("expected FROM..=TO (both ends included) or one count".into()),
+    };
+    if from > to {
+        return Err(format!("{from}..={to} is empty: FROM must not exceed TO"));
+    }
+    Ok(from..=to)
 }
 
 /// `--games`: how the survey's positions are drawn.
@@ -76,13 +105,28 @@ pub enum Games {
     Engine,
 }
 
+/// The largest estimate file read (the shipped one has 57,620 bytes).
+const MAX_ESTIMATE_BYTES: u64 = 16 << 20;
+
+/// The bytes of `file`, refusing one longer than `max` without reading it all (`/dev/zero`).
+fn read_at_most(file: &str, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)?.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!("longer than {max} bytes: not an estimate file")));
+    }
+    Ok(bytes)
+}
+
 /// The estimate `--estimate` names (`None`: no estimate).
 fn estimator(name: &str) -> anyhow::Result<Option<Estimator>> {
     Ok(match name {
         "builtin" => Some(Estimator::builtin().clone()),
         "none" => None,
         file => {
-            let bytes = std::fs::read(file).map_err(|e| input(format!("--estimate {file}: {e}")))?;
+            let bytes = read_at_most(file, MAX_ESTIMATE_BYTES)
+                .map_err(|e| input(format!("--estimate {file}: {e}")))?;
             Some(Estimator::from_bytes(&bytes).map_err(|e| input(format!("--estimate {file}: {e}")))?)
         }
     })
@@ -94,7 +138,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         None => Tablebase::from_layers(build_in_memory(DEFAULT_STONES)),
     };
     let estimate = estimator(&a.estimate)?;
-    if let Some(range) = &a.survey {
+    if let Some(range) = a.survey.clone() {
         return survey(&a, &tb, range, estimate.as_ref());
     }
     let pos = super::parse_position(a.position.as_deref().expect("clap requires it"))?;
@@ -107,7 +151,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let holds = solver.can_force(pos, t);
         bar.finish_and_clear();
         let holds = holds.map_err(|e| input(format!("{e}; raise --max-nodes or build bigger tables")))?;
-        report_test(&a, pos, t, holds, &solver.stats(), start.elapsed().as_secs_f64());
+        report_test(&a, pos, t, holds, &solver.stats(), start.elapsed().as_secs_f64())?;
         return Ok(());
     }
     let solved =
@@ -137,14 +181,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             o["moves"] =
                 moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
         }
-        println!("{o}");
+        writeln!(std::io::stdout(), "{o}")?;
     } else {
-        println!("{pos}");
-        println!("value {value:+} for {} (future captures, own minus opponent's)", pos.to_move());
+        writeln!(std::io::stdout(), "{pos}")?;
+        writeln!(
+            std::io::stdout(),
+            "value {value:+} for {} (future captures, own minus opponent's)",
+            pos.to_move()
+        )?;
         for (m, v) in &moves {
-            println!("  {m}  {v:+}{}", if *v == value { "  best" } else { "" });
+            writeln!(std::io::stdout(), "  {m}  {v:+}{}", if *v == value { "  best" } else { "" })?;
         }
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{} stones, tables up to {}: {} nodes ({} below the root's layer, {} more for the first guess), {} \
              tests, {} table probes, {:.2} s ({:.0} nodes/s)",
             pos.stones_on_board(),
@@ -156,13 +205,20 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             stats.probes,
             secs,
             stats.nodes as f64 / secs.max(1e-9)
-        );
+        )?;
     }
     Ok(())
 }
 
 /// Prints the answer of `--at-least T`.
-fn report_test(a: &Args, pos: Position, t: i32, holds: bool, stats: &SolveStats, secs: f64) {
+fn report_test(
+    a: &Args,
+    pos: Position,
+    t: i32,
+    holds: bool,
+    stats: &SolveStats,
+    secs: f64,
+) -> std::io::Result<()> {
     if a.json {
         let o = serde_json::json!({
             "at_least": t,
@@ -172,17 +228,19 @@ fn report_test(a: &Args, pos: Position, t: i32, holds: bool, stats: &SolveStats,
             "tests": stats.tests,
             "seconds": secs,
         });
-        println!("{o}");
+        writeln!(std::io::stdout(), "{o}")?;
     } else {
-        println!("{pos}");
+        writeln!(std::io::stdout(), "{pos}")?;
         let can = if holds { "can" } else { "cannot" };
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{} {can} force a capture difference of at least {t:+} (own minus opponent's)",
             pos.to_move()
-        );
+        )?;
         let plural = if stats.tests == 1 { "" } else { "s" };
-        println!("{} nodes, {} test{plural}, {secs:.2} s", stats.nodes, stats.tests);
+        writeln!(std::io::stdout(), "{} nodes, {} test{plural}, {secs:.2} s", stats.nodes, stats.tests)?;
     }
+    Ok(())
 }
 
 fn spinner(hidden: bool) -> ProgressBar {
@@ -219,16 +277,16 @@ fn engine_game_position(n: u32, engine: &mut Engine, seed: u64) -> Option<Positi
     (pos.stones_on_board() == n && !game.is_over()).then_some(pos)
 }
 
-fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -> anyhow::Result<()> {
-    let parse = |s: &str| {
-        s.trim().parse::<u32>().map_err(|_| input(format!("--survey {range:?}: expected FROM..=TO")))
-    };
-    let (from, to) =
-        range.split_once("..=").ok_or_else(|| input(format!("--survey {range:?}: expected FROM..=TO")))?;
-    let (from, to) = (parse(from)?, parse(to)?);
-    if from <= tb.max_stones() || to < from || to > 60 {
+fn survey(
+    a: &Args,
+    tb: &Tablebase,
+    range: RangeInclusive<u32>,
+    estimate: Option<&Estimator>,
+) -> anyhow::Result<()> {
+    let (from, to) = (*range.start(), *range.end());
+    if from <= tb.max_stones() {
         return Err(input(format!(
-            "--survey {from}..={to}: stone counts must lie above the tables ({}) and at most 60",
+            "--survey {from}..={to}: stone counts must lie above the tables ({})",
             tb.max_stones()
         )));
     }
@@ -240,14 +298,15 @@ fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -
     let mut rng = SplitMix64(a.seed);
     let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
     let mut previous: Option<f64> = None;
-    println!("stones  median-nodes  growth  max-nodes  median-s  solved  values");
+    writeln!(std::io::stdout(), "stones  median-nodes  growth  max-nodes  median-s  solved  values")?;
     for n in from..=to {
         let mut nodes = Vec::new();
         let mut secs = Vec::new();
         let mut values = Vec::new();
         let mut solved = 0;
         let mut tries = 0;
-        while nodes.len() < a.per_stone && tries < 1000 * a.per_stone {
+        let per_stone = a.per_stone as usize;
+        while nodes.len() < per_stone && tries < 1000 * per_stone {
             tries += 1;
             let drawn = match a.games {
                 Games::Greedy => greedy_position(n, &mut rng),
@@ -276,6 +335,12 @@ fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -
             }
             eprintln!("  {n} stones: {pos}  {} nodes", solver.stats().nodes);
         }
+        if nodes.is_empty() {
+            // Some counts are rare in play (a capture takes two stones or more at once).
+            writeln!(std::io::stdout(), "{n:>6}  no position of {n} stones in {tries} games")?;
+            previous = None;
+            continue;
+        }
         nodes.sort_unstable();
         secs.sort_by(f64::total_cmp);
         let median = nodes[nodes.len() / 2];
@@ -285,17 +350,18 @@ fn survey(a: &Args, tb: &Tablebase, range: &str, estimate: Option<&Estimator>) -
             (Some(p), m) if m != u64::MAX && p > 0.0 => format!("{:.2}x", m as f64 / p),
             _ => "-".into(),
         };
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{n:>6}  {:>12}  {growth:>6}  {:>9}  {median_s:>8.3}  {solved:>3}/{}  {}",
             shown(median),
             shown(*nodes.last().expect("one")),
             nodes.len(),
             values.join(" ")
-        );
+        )?;
         previous = (median != u64::MAX).then_some(median as f64);
     }
     if check.is_some() {
-        println!("{checked} solved values agree with the tables in the --check folder");
+        writeln!(std::io::stdout(), "{checked} solved values agree with the tables in the --check folder")?;
     }
     Ok(())
 }
@@ -345,7 +411,7 @@ mod tests {
     fn solves_and_surveys() {
         run(args(Some("1,0,1,0,1,0/1,2,0,1,2,0 A 25 26"))).expect("solve");
         let mut a = args(None);
-        a.survey = Some("9..=10".into());
+        a.survey = Some(9..=10);
         a.check = None;
         run(a).expect("survey");
     }
@@ -355,7 +421,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("vlt-cli-solve-check-{}", std::process::id()));
         vlt_tablebase::build(&dir, 11, &|_| {}).expect("tables");
         let mut a = args(None);
-        a.survey = Some("9..=11".into());
+        a.survey = Some(9..=11);
         a.per_stone = 4;
         a.check = Some(dir.clone());
         let r = run(a);
@@ -383,7 +449,7 @@ mod tests {
         // The value is -4 (44 nodes solve it): the bounds hold it and say more than ±12 stones.
         assert!(lo <= -4 && -4 <= hi && hi - lo < 24, "{e}");
         let mut a = args(None);
-        a.survey = Some("3..=12".into());
+        a.survey = Some(3..=12);
         assert_eq!(exit_code(&run(a).expect_err("below the tables")), 2);
         // --estimate: a missing file and a file that is not an estimate, each named.
         for (file, says) in

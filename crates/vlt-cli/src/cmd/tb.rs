@@ -36,9 +36,9 @@ struct BuildArgs {
     /// Folder for the layer files (created when missing).
     #[arg(long)]
     dir: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1-1024 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 /// Print the exact value of a position for the player to move and of each legal move.
@@ -184,10 +184,14 @@ fn peak_rss_mib() -> Option<u64> {
 }
 
 fn build(a: BuildArgs) -> anyhow::Result<()> {
+    use std::io::Write;
     if a.max_stones > index::MAX_LAYER {
         return Err(input(format!("--max-stones {}: at most {}", a.max_stones, index::MAX_LAYER)));
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.threads.unwrap_or(0)).build()?;
+    if a.dir.exists() && !a.dir.is_dir() {
+        return Err(input(format!("--dir {}: not a folder", a.dir.display())));
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.threads.map_or(0, usize::from)).build()?;
     let start = Instant::now();
     let bar: Mutex<Option<LayerProgress>> = Mutex::new(None);
     let dir = a.dir.clone();
@@ -225,7 +229,8 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
         .map(|m| m.len())
         .sum();
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "built {} layers up to {} stones in {:.1} s: {} positions solved now ({:.2} M/s), {:.1} MB on disk, peak memory {} MiB",
         stats.len(),
         a.max_stones,
@@ -234,7 +239,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
         positions as f64 / secs.max(1e-6) / 1e6,
         disk as f64 / 1e6,
         peak_rss_mib().map_or_else(|| "?".to_string(), |m| m.to_string()),
-    );
+    )?;
     Ok(())
 }
 
@@ -256,11 +261,12 @@ fn beyond_tables(stones: u32, dir: &Path, tb: &Tablebase) -> String {
 }
 
 fn probe(a: ProbeArgs) -> anyhow::Result<()> {
+    use std::io::Write;
     if a.position == "-" {
         let mut out = std::io::stdout().lock();
         return probe_batch(&a, std::io::stdin().lock(), &mut out);
     }
-    print!("{}", probe_text(&a)?);
+    std::io::stdout().write_all(probe_text(&a)?.as_bytes())?;
     Ok(())
 }
 
@@ -311,19 +317,39 @@ fn probe_batch(
     let tb = Tablebase::open(&a.dir).map_err(tb_error)?;
     let start = Instant::now();
     let (mut probed, mut failed) = (0u64, 0u64);
-    for (i, line) in lines.lines().enumerate() {
-        let line = line.context("reading the positions from standard input")?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
+    let mut lines = lines;
+    let mut buf = Vec::new();
+    for i in 0.. {
+        let Some(whole) =
+            next_line(&mut lines, &mut buf).context("reading the positions from standard input")?
+        else {
+            break;
+        };
+        if !whole {
+            // Not a file of positions (`vlt tb probe - < /dev/zero` has one endless line): stop.
+            out.flush()?;
+            return Err(input(format!(
+                "line {}: longer than {LINE_MAX} bytes: not one position a line",
+                i + 1
+            )));
+        }
+        // A line that is not UTF-8 is one more bad line, reported in its place.
+        let line = match std::str::from_utf8(&buf) {
+            Ok(t) => Ok(t),
+            Err(e) => Err(format!("not UTF-8 text (byte {})", e.valid_up_to() + 1)),
+        };
+        let text = line.as_ref().map_or("", |t| t.trim());
+        if line.is_ok() && (text.is_empty() || text.starts_with('#')) {
             continue;
         }
-        let pos = text.parse::<vlt_core::Position>().map_err(|e| e.to_string()).and_then(|p| {
-            if p.stones_on_board() <= tb.max_stones() {
-                Ok(p)
-            } else {
-                Err(beyond_tables(p.stones_on_board(), &a.dir, &tb))
-            }
-        });
+        let pos =
+            line.and_then(|_| text.parse::<vlt_core::Position>().map_err(|e| e.to_string())).and_then(|p| {
+                if p.stones_on_board() <= tb.max_stones() {
+                    Ok(p)
+                } else {
+                    Err(beyond_tables(p.stones_on_board(), &a.dir, &tb))
+                }
+            });
         match pos {
             Ok(p) => {
                 out.write_all(probe_one(&tb, p, a.json).map_err(tb_error)?.as_bytes())?;
@@ -332,7 +358,8 @@ fn probe_batch(
             Err(e) => {
                 failed += 1;
                 if a.json {
-                    let o = serde_json::json!({"line": i + 1, "position": text, "error": e});
+                    let shown = String::from_utf8_lossy(&buf);
+                    let o = serde_json::json!({"line": i + 1, "position": shown.trim(), "error": e});
                     writeln!(out, "{o}")?;
                 } else {
                     eprintln!("vlt: line {}: {e}", i + 1);
@@ -352,7 +379,27 @@ fn probe_batch(
     Ok(())
 }
 
+/// The longest line `vlt tb probe -` reads: far more than a position string (about 30 bytes).
+const LINE_MAX: usize = 4096;
+
+/// Reads the next line of `input` into `buf` (without its `\n`), at most [`LINE_MAX`] bytes of it:
+/// `Some(true)` for a whole line, `Some(false)` for a longer one (cut there), `None` at the end.
+/// Memory stays bounded whatever the input.
+fn next_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    use std::io::{BufRead, Read};
+    buf.clear();
+    let n = input.by_ref().take(LINE_MAX as u64 + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    }
+    Ok(Some(buf.len() <= LINE_MAX))
+}
+
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
+    use std::io::Write;
     let start = Instant::now();
     let bar: Mutex<Option<LayerProgress>> = Mutex::new(None);
     let progress = |n: u32, done: u64, total: u64| {
@@ -382,7 +429,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let reports = vlt_tablebase::verify::verify_from(&a.dir, a.from, a.rebuild, &progress, &mut report)
         .map_err(tb_error)?;
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "verified {} layers ({} to {} stones), {positions} positions{}, in {:.1} s: all values agree; {}",
         reports.len(),
         a.from,
@@ -397,13 +445,14 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
             ),
             None => format!("no {} to check the files against", vlt_tablebase::manifest::MANIFEST_FILE),
         }
-    );
+    )?;
     Ok(())
 }
 
 fn stats(a: StatsArgs) -> anyhow::Result<()> {
+    use std::io::Write;
     let start = Instant::now();
-    print!("{}", stats_text(&a)?);
+    std::io::stdout().write_all(stats_text(&a)?.as_bytes())?;
     eprintln!("in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
 }
