@@ -11,7 +11,8 @@ fuzz_target!(|data: &[u8]| {
     let streamed: Vec<Result<Record, RecordError>> =
         RecordReader::new(std::io::BufReader::with_capacity(7, data)).collect();
     let Ok(text) = std::str::from_utf8(data) else {
-        assert!(matches!(streamed.last(), Some(Err(RecordError::NotUtf8 { .. }))), "{streamed:?}");
+        // Not UTF-8 ends the stream in an error: that one, or one in a game before the bad byte.
+        assert!(matches!(streamed.last(), Some(Err(_))), "{streamed:?}");
         return;
     };
     match Record::parse_all(text) {
