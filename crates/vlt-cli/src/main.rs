@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         // The reader of our output has gone (`| head`): it has what it wanted.
         Err(e) if error::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("vlt: {}", error::one_line(&e));
+            cmd::note(format_args!("vlt: {}", error::one_line(&e)));
             ExitCode::from(error::exit_code(&e))
         }
     }
@@ -98,7 +98,7 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
     let rendered = e.render().to_string();
-    eprintln!("vlt: {}", error::clap_line(&rendered, &command_path()));
+    cmd::note(format_args!("vlt: {}", error::clap_line(&rendered, &command_path())));
     ExitCode::from(2)
 }
 
