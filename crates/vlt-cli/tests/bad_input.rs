@@ -269,3 +269,30 @@ fn tables_refuse_what_is_not_a_table() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Line readers cap the line while reading: an endless line costs no memory in `vlt play --plain`
+/// or `vlt engine` (each runs until its input ends, which `/dev/zero` never does).
+#[test]
+fn endless_lines_cost_no_memory() {
+    for args in [&["play", "--plain"][..], &["engine"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vlt"))
+            .args(args)
+            .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run vlt");
+        std::thread::sleep(Duration::from_secs(2));
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+        let peak = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok());
+        assert!(child.try_wait().expect("wait").is_none(), "{args:?} still reads");
+        let _ = child.kill();
+        let _ = child.wait();
+        if let Some(kb) = peak {
+            assert!(kb < 200 * 1024, "{args:?}: {kb} kB after 2 s of /dev/zero");
+        }
+    }
+}

@@ -17,13 +17,13 @@ pub fn run(
     setup: Setup,
     tablebase: Option<std::sync::Arc<vlt_tablebase::Tablebase>>,
     loaded: Option<Game>,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut out: impl Write,
 ) -> anyhow::Result<()> {
     let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() });
     engine.set_tablebase(tablebase);
     let mut game = loaded.unwrap_or_else(|| Game::new(setup.start()));
-    let mut lines = input.lines();
+    let mut line = String::new();
     let name = |p: Player| player_name(cat, &setup, p);
     writeln!(out, "{}", cat.t("plain_welcome"))?;
     show(&mut out, cat, &setup, &game)?;
@@ -44,12 +44,12 @@ pub fn run(
             write!(out, "{} ", cat.f("plain_prompt", &[("who", &name(pos.to_move()))]))?;
         }
         out.flush()?;
-        let Some(line) = lines.next() else {
+        // Capped while reading (`< /dev/zero` costs no memory); invalid UTF-8 is an unknown word.
+        if !vlt_protocol::read_line(&mut input, &mut line)? {
             writeln!(out)?;
             writeln!(out, "{}", cat.t("plain_eof"))?;
             return Ok(());
-        };
-        let line = line?;
+        }
         let line = line.trim();
         // Echo the input, so a log of a piped game reads like a terminal session.
         writeln!(out, "{line}")?;
