@@ -117,6 +117,13 @@ fn bad_input_exits_2_with_one_line() {
         &["match", "random", "random", "--openings", "/nonexistent/openings"],
         &["match", "random", "random", "--concurrency", "0"],
         &["match", "random", "engine=/nonexistent/engine"],
+        &["match", "random", "random", "--balance", "-1"],
+        &["match", "random", "random", "--plies", "1000"],
+        &["match", "random", "random", "--max-moves", "0"],
+        &["match", "random", "random", "--tc", "0"],
+        &["match", "random", "random", "--games", "2000000"],
+        &["match", "random", "random", "--plies", "0"],
+        &["match", "random", "depth=2,engine='unclosed"],
     ] {
         let o = vlt(args);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -3,8 +3,9 @@
 //! Depends on `vlt-core` (the rules) and `vlt-tablebase` (optional endgame tables); knows nothing
 //! of terminals, HTTP or the text protocol. Inside: the alpha-beta search (R5/R6/R7 scoring) and
 //! its Lazy SMP driver, the shared transposition table, the evaluation (features and tuned
-//! weights), Monte Carlo tree search, levels 1–10, time budgets and the deterministic benchmark;
-//! everything a user needs is at the crate root. See `docs/engine.md`.
+//! weights), Monte Carlo tree search, levels 1–10, time budgets, the deterministic benchmark and
+//! the engine's own thread ([`EngineThread`]); everything a user needs is at the crate root, except
+//! the [`arena`] (matches between contestants: openings, games, statistics). See `docs/engine.md`.
 //!
 //! Scores are stones of *future* capture difference for the player to move (R4, R6): its captures
 //! from here on minus the opponent's.
@@ -22,6 +23,7 @@
 //! assert!(game.position().legal_moves().contains(mv));
 //! ```
 
+pub mod arena;
 mod bench;
 mod config;
 mod engine;
@@ -31,7 +33,6 @@ mod limits;
 mod mcts;
 mod report;
 mod search;
-pub mod selfplay;
 mod smp;
 mod thread;
 mod time;

@@ -5,7 +5,7 @@ pub mod apply;
 pub mod bench;
 pub mod engine;
 pub mod loadtest;
-pub mod match_;
+pub mod r#match;
 pub mod moves;
 pub mod perft;
 pub mod play;

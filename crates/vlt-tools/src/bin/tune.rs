@@ -4,8 +4,8 @@
 //! (PLAY: `untuned`, the default, or `tuned`: the weights the self-play games are played with)
 //!
 //! 1. Plays GAMES games of the engine against itself at LEVEL (default 4: a 4-ply search choosing
-//!    among moves by a softmax on their values, so games are varied), from random balanced openings,
-//!    with the hand-set weights.
+//!    among moves by a softmax on their values, so games are varied), from distinct random balanced
+//!    openings, with the hand-set weights.
 //! 2. For every position of every game, records the features (`eval::features`, from the side of
 //!    the player to move) and the target: the capture difference the player to move actually made
 //!    from there to the end of the game (R6; at an R7 repetition the stones left count for nobody).
@@ -16,9 +16,8 @@
 
 use std::io::Write;
 use vlt_core::Game;
-use vlt_engine::selfplay::{Chooser, play_game, random_opening};
-use vlt_engine::{Engine, EngineConfig, Level};
-use vlt_engine::{FEATURE_NAMES, N_FEATURES, STONE, Weights, features};
+use vlt_engine::arena::{Choice, EngineContestant, GameRules, play_game, random_openings};
+use vlt_engine::{Engine, EngineConfig, FEATURE_NAMES, Level, N_FEATURES, STONE, Weights, features};
 
 /// Ridge regularisation, relative to the number of samples.
 const RIDGE: f64 = 1e-3;
@@ -36,18 +35,20 @@ fn main() {
         writeln!(w, "{},target", FEATURE_NAMES.join(",")).expect("write");
     }
 
-    let mut e0 = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
-    let mut e1 = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
     let play =
         if args.get(5).map(String::as_str) == Some("tuned") { Weights::TUNED } else { Weights::UNTUNED };
-    e0.set_weights(play);
-    e1.set_weights(play);
+    let rules = GameRules::default();
+    let openings = random_openings(games as usize, 4, 2, seed).expect("enough balanced openings");
     let mut samples: Vec<([f64; N_FEATURES], f64)> = Vec::new();
-    for g in 0..games {
-        let opening = random_opening(seed.wrapping_mul(1_000_003).wrapping_add(g), 4, 2);
-        e0.clear();
-        e1.clear();
-        let game: Game = play_game([&mut e0, &mut e1], [Chooser::Level(level); 2], opening, seed ^ g);
+    for (g, &opening) in (0..games).zip(&openings) {
+        // Fresh engines each game: games are independent and reproducible.
+        let side = |s: u64| {
+            let mut e = Engine::new(EngineConfig { hash_mb: 4, ..EngineConfig::default() });
+            e.set_weights(play);
+            EngineContestant::new(e, Choice::Level(level), s)
+        };
+        let (mut b, mut a) = (side(seed ^ g), side((seed ^ g).rotate_left(17)));
+        let game: Game = play_game([&mut b, &mut a], opening, &rules).expect("the engine moves").game;
         let end = game.position();
         for &p in game.positions() {
             if p.is_game_over() {

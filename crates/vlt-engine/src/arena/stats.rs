@@ -140,6 +140,8 @@ pub enum Verdict {
 
 impl std::str::FromStr for Sprt {
     type Err = String;
+
+    /// `elo0,elo1,alpha,beta`, e.g. `0,20,0.05,0.05`.
     fn from_str(s: &str) -> Result<Sprt, String> {
         let v: Vec<f64> = s
             .split(',')
@@ -177,16 +179,6 @@ impl Sprt {
         } else {
             Verdict::Continue
         }
-    }
-}
-
-/// Formats an Elo value: `+123`, `-45`, `+inf`.
-#[must_use]
-pub fn fmt_elo(e: f64) -> String {
-    if e.is_infinite() {
-        if e > 0.0 { "+inf".into() } else { "-inf".into() }
-    } else {
-        format!("{:+.0}", e.round() + 0.0)
     }
 }
 
@@ -247,6 +239,22 @@ mod tests {
     }
 
     #[test]
+    fn elo_and_interval_from_known_counts() {
+        // 60 wins, 20 draws, 20 losses: a score of 70%, +147.2 Elo; the 95% interval from the
+        // per-game variance 0.16 (0.155 smoothed) is 0.7 -+ 0.078, +86.1 to +218.4 Elo.
+        let x = t(60, 20, 20);
+        assert!((x.score() - 0.7).abs() < 1e-12);
+        assert!((x.elo() - 147.19).abs() < 0.01, "{}", x.elo());
+        let (lo, hi) = x.elo_interval();
+        assert!((lo - 86.10).abs() < 0.01 && (hi - 218.42).abs() < 0.01, "{lo} {hi}");
+        // Even counts are 0 Elo, with a symmetric interval; the mirror image negates everything.
+        assert!(t(25, 50, 25).elo().abs() < 1e-9);
+        let (a, b) = t(20, 20, 60).elo_interval();
+        assert!((a + hi).abs() < 1e-6 && (b + lo).abs() < 1e-6, "{a} {b}");
+        assert_eq!(Tally::default().score(), 0.5, "no games: no difference");
+    }
+
+    #[test]
     fn sprt_accepts_the_right_hypothesis() {
         let sprt: Sprt = "0,50,0.05,0.05".parse().unwrap();
         let (lo, hi) = sprt.bounds();
@@ -270,13 +278,5 @@ mod tests {
         for bad in ["", "0,10,0.05", "10,0,0.05,0.05", "0,10,0.6,0.05", "a,b,c,d"] {
             assert!(bad.parse::<Sprt>().is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn elo_formatting() {
-        assert_eq!(fmt_elo(12.4), "+12");
-        assert_eq!(fmt_elo(-7.6), "-8");
-        assert_eq!(fmt_elo(f64::INFINITY), "+inf");
-        assert_eq!(fmt_elo(-0.3), "+0", "no negative zero");
     }
 }
