@@ -5,7 +5,7 @@
 use super::anim::{Anim, Frame};
 use super::i18n::Catalog;
 pub use super::setup::{Opponent, Setup};
-use super::words::{describe_move, player_name, replay_text, result_text, signed};
+use super::words::{describe_move, player_name, replay_text, result_text};
 use super::worker::{Job, Reply, Request, Worker};
 use std::time::{Duration, Instant};
 use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position, Record};
@@ -126,13 +126,29 @@ struct Pending {
     since: Instant,
 }
 
-/// The evaluation bar's data: the expected final capture difference for B, in stones.
+/// The engine's view of a position, in one unit for the bar and the hint alike: the final score
+/// it predicts (each player's captures at the end, if both play their best).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Eval {
-    /// B's captures minus A's, now plus what the engine expects from here on.
-    pub margin_b: i32,
+    /// The predicted final captures, B's and A's (they add up to the captures now plus the stones
+    /// left on the board).
+    pub b: u8,
+    /// A's predicted final captures.
+    pub a: u8,
     /// The depth the engine reached.
     pub depth: u32,
+}
+
+impl Eval {
+    /// The prediction for `pos` from the engine's score `future` (the capture difference still to
+    /// come, for the player to move).
+    pub fn new(pos: Position, future: i32, depth: u32) -> Eval {
+        let left = pos.stones_on_board() as i32; // at most 60
+        let future_b = if pos.to_move() == Player::B { future } else { -future };
+        let share = ((left + future_b + 1).div_euclid(2)).clamp(0, left);
+        let caps = pos.captures();
+        Eval { b: caps.b + share as u8, a: caps.a + (left - share) as u8, depth }
+    }
 }
 
 /// The whole state of the terminal game.
@@ -155,8 +171,13 @@ pub struct App {
     pub anim: Option<Anim>,
     /// Show the evaluation bar.
     pub show_eval: bool,
-    /// The last evaluation of the current position.
+    /// The evaluation of the current position.
     pub eval: Option<Eval>,
+    /// Every position evaluated so far, so that a position shows one value however it is reached
+    /// again (undo, redo, replay); a deeper search later would only make the bar jitter.
+    pub evals: std::collections::HashMap<Position, Eval>,
+    /// The engine's suggestion for each position asked about, for the same reason.
+    hints: std::collections::HashMap<Position, Move>,
     /// The engine's suggestion for the current position.
     pub hint: Option<Move>,
     /// True once the user asked to quit.
@@ -207,6 +228,8 @@ impl App {
             anim: None,
             show_eval: false,
             eval: None,
+            evals: std::collections::HashMap::new(),
+            hints: std::collections::HashMap::new(),
             hint: None,
             quit: false,
             file: "game.vlt".to_string(),
@@ -285,8 +308,8 @@ impl App {
     fn after_change(&mut self, now: Instant) {
         self.cancel();
         self.hint = None;
-        self.eval = None;
         let pos = self.game.position();
+        self.eval = self.evals.get(&pos).copied();
         if self.game.is_over() {
             return;
         }
@@ -299,7 +322,7 @@ impl App {
                 self.request(Job::Play(level, seed), now);
             }
         }
-        if self.show_eval {
+        if self.show_eval && self.eval.is_none() {
             self.request(Job::Eval, now);
         }
     }
@@ -433,6 +456,7 @@ impl App {
                 }
                 Action::Enter => {
                     self.mode = Mode::Play;
+                    let text = if text.trim().is_empty() { self.file.clone() } else { text };
                     match kind {
                         PromptKind::Save => self.save(&text),
                         PromptKind::Load => self.load(&text, now),
@@ -524,10 +548,19 @@ impl App {
             Action::Right => self.step_cursor(true),
             Action::Enter => self.choose(self.cursor, now),
             Action::Pick(h) => self.choose(h, now),
+            // After the end only what still applies: a new game, replay, save, load, rules, quit.
+            Action::Undo | Action::Hint | Action::Resign if self.game.is_over() => {
+                self.say(self.cat.t("illegal_over"));
+            }
             Action::Undo => self.undo(now),
             Action::Redo => self.redo(now),
             Action::Hint => {
-                if self.awaiting_human() {
+                let pos = self.game.position();
+                if let (true, Some(&mv), Some(&e)) =
+                    (self.awaiting_human(), self.hints.get(&pos), self.evals.get(&pos))
+                {
+                    self.show_hint(mv, e);
+                } else if self.awaiting_human() {
                     self.request(Job::Hint, now);
                     self.say(self.cat.t("hint_wait"));
                 } else {
@@ -536,7 +569,7 @@ impl App {
             }
             Action::Eval => {
                 self.show_eval = !self.show_eval;
-                if self.show_eval && self.eval.is_none() && !self.game.is_over() {
+                if self.show_eval && self.eval.is_none() && self.awaiting_human() {
                     self.request(Job::Eval, now);
                 }
             }
@@ -549,8 +582,9 @@ impl App {
                     self.say(self.cat.t("resign_confirm"));
                 }
             }
-            Action::Save => self.mode = Mode::Prompt(PromptKind::Save, self.file.clone()),
-            Action::Load => self.mode = Mode::Prompt(PromptKind::Load, self.file.clone()),
+            // The prompt starts empty (Enter alone takes the file shown as the default).
+            Action::Save => self.mode = Mode::Prompt(PromptKind::Save, String::new()),
+            Action::Load => self.mode = Mode::Prompt(PromptKind::Load, String::new()),
             Action::Replay => {
                 self.cancel();
                 self.mode = Mode::Replay(0);
@@ -638,21 +672,34 @@ impl App {
                 }
             }
             Job::Hint => {
-                if let Some(mv) = r.mv {
-                    self.hint = Some(mv);
-                    self.cursor = mv.hole();
-                    self.say(self.cat.f("hint", &[("move", &mv), ("score", &signed(r.score.unwrap_or(0)))]));
+                if let (Some(mv), Some(s)) = (r.mv, r.score) {
+                    let e = self.take_eval(s, r.depth);
+                    self.hints.insert(self.game.position(), mv);
+                    self.show_hint(mv, e);
                 }
             }
             Job::Eval => {
                 if let Some(s) = r.score {
-                    let pos = self.game.position();
-                    let future_b = if pos.to_move() == Player::B { s } else { -s };
-                    self.eval =
-                        Some(Eval { margin_b: pos.capture_diff(Player::B) + future_b, depth: r.depth });
+                    self.take_eval(s, r.depth);
                 }
             }
         }
+    }
+
+    /// Takes in the engine's score for the current position; a position already valued keeps its
+    /// first value.
+    pub fn take_eval(&mut self, future: i32, depth: u32) -> Eval {
+        let pos = self.game.position();
+        let e = *self.evals.entry(pos).or_insert_with(|| Eval::new(pos, future, depth));
+        self.eval = Some(e);
+        e
+    }
+
+    fn show_hint(&mut self, mv: Move, e: Eval) {
+        self.hint = Some(mv);
+        self.cursor = mv.hole();
+        self.eval = Some(e);
+        self.say(self.cat.f("hint", &[("move", &mv), ("b", &e.b), ("a", &e.a)]));
     }
 
     /// Advances time: ends a finished animation, plays the computer's move when it is due, and
@@ -701,6 +748,14 @@ impl App {
                 true
             }
             None => false,
+        }
+    }
+
+    /// The position the screen shows: the replayed one in a replay, the game's otherwise.
+    pub fn shown_position(&self) -> Position {
+        match self.mode {
+            Mode::Replay(ply) => self.game.positions()[ply.min(self.game.positions().len() - 1)],
+            _ => self.game.position(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! (`--plain`) for screen readers, logs and scripts.
 //!
 //! One concept per file: `setup` (how a game is set up), `app` (state and what changes it, with
-//! its action type), `words` (the game in words), `render` (drawing), `input` (keys and mouse to
+//! its action type), `words` (the game in words), `render` (drawing), `overlay` (the end screen drawn over the board), `input` (keys and mouse to
 //! actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker` (the
 //! engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
 //! line mode). Imports run one way: term → input → render → app → words → setup, i18n.
@@ -11,6 +11,7 @@ pub mod anim;
 pub mod app;
 pub mod i18n;
 pub mod input;
+pub mod overlay;
 pub mod plain;
 pub mod render;
 pub mod setup;

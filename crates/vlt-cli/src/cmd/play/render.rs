@@ -4,7 +4,6 @@
 
 use super::app::{App, MENU_ROWS, MenuRow, Mode, Opponent, PromptKind};
 use super::i18n::Catalog;
-use super::words::signed;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -18,17 +17,38 @@ use vlt_core::{ByPlayer, HOLES, Hole, Player, Position};
 pub const MIN_W: u16 = 80;
 /// The smallest screen height.
 pub const MIN_H: u16 = 24;
-/// A hole's box: width and height.
-const HOLE_W: u16 = 7;
-const HOLE_H: u16 = 5;
-/// A store's box width; its height is both rows'.
-const STORE_W: u16 = 10;
-/// The board's width: two stores and six holes.
-const BOARD_W: u16 = 2 * STORE_W + 6 * HOLE_W;
-/// The move list's width.
-const MOVES_W: u16 = 16;
-/// Counts up to this many are also drawn as dots (two rows of five in a hole).
-const MAX_DOTS: u8 = 10;
+/// The sizes of the board's parts on a screen: larger windows get larger holes and stores, so the
+/// board grows with the window instead of floating small in the middle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scale {
+    /// A hole's box width and height.
+    pub hole_w: u16,
+    /// A hole's box height.
+    pub hole_h: u16,
+    /// A store's box width; its height is both rows'.
+    pub store_w: u16,
+    /// The move list's width.
+    pub moves_w: u16,
+}
+
+impl Scale {
+    /// The scale for a screen of `area`: 80x24 and up, 116x36 and up, 150x44 and up.
+    pub fn of(area: Rect) -> Scale {
+        let (hole_w, hole_h, store_w, moves_w) = if area.width >= 150 && area.height >= 44 {
+            (15, 9, 18, 24)
+        } else if area.width >= 116 && area.height >= 36 {
+            (11, 7, 14, 20)
+        } else {
+            (7, 5, 10, 16)
+        };
+        Scale { hole_w, hole_h, store_w, moves_w }
+    }
+
+    /// The board's width: two stores and six holes.
+    pub fn board_w(self) -> u16 {
+        2 * self.store_w + 6 * self.hole_w
+    }
+}
 /// The thinking indicator's frames.
 const SPINNER: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
 
@@ -45,14 +65,19 @@ pub struct Geometry {
     pub left_w: u16,
     /// The board's left edge; the texts below start there too.
     pub x0: u16,
+    /// The sizes used.
+    pub scale: Scale,
 }
 
 /// The board's geometry on a screen (R1's layout).
 pub fn geometry(area: Rect) -> Geometry {
-    let left_w = area.width.saturating_sub(MOVES_W).max(BOARD_W);
-    let x0 = area.x + (left_w - BOARD_W) / 2;
-    // On a tall screen the board and its texts sit in the middle rather than at the top.
-    let y0 = area.y + 2 + area.height.saturating_sub(MIN_H) / 2;
+    let sc = Scale::of(area);
+    let (hole_w, hole_h, store_w) = (sc.hole_w, sc.hole_h, sc.store_w);
+    let left_w = area.width.saturating_sub(sc.moves_w).max(sc.board_w());
+    let x0 = area.x + (left_w - sc.board_w()) / 2;
+    // On a tall screen the board and its texts sit in the middle rather than at the top: the
+    // texts below the board take 14 rows at any scale.
+    let y0 = area.y + 2 + area.height.saturating_sub(14 + 2 * hole_h) / 2;
     let mut holes = [Rect::default(); HOLES];
     for h in Hole::ALL {
         let n = u16::from(h.number());
@@ -60,13 +85,13 @@ pub fn geometry(area: Rect) -> Geometry {
             Player::A => (n - 1, 0),
             Player::B => (6 - n, 1),
         };
-        holes[h.index()] = Rect::new(x0 + STORE_W + col * HOLE_W, y0 + row * HOLE_H, HOLE_W, HOLE_H);
+        holes[h.index()] = Rect::new(x0 + store_w + col * hole_w, y0 + row * hole_h, hole_w, hole_h);
     }
     let stores = ByPlayer::new(
-        Rect::new(x0 + STORE_W + 6 * HOLE_W, y0, STORE_W, 2 * HOLE_H),
-        Rect::new(x0, y0, STORE_W, 2 * HOLE_H),
+        Rect::new(x0 + store_w + 6 * hole_w, y0, store_w, 2 * hole_h),
+        Rect::new(x0, y0, store_w, 2 * hole_h),
     );
-    Geometry { holes, stores, below: y0 + 2 * HOLE_H, left_w, x0 }
+    Geometry { holes, stores, below: y0 + 2 * hole_h, left_w, x0, scale: sc }
 }
 
 /// The hole under a screen cell, for mouse clicks.
@@ -90,11 +115,12 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     let g = geometry(area);
     draw_title(f, app, area);
     draw_board(f, app, &g, now);
-    draw_moves(f, app, area);
+    draw_moves(f, app, area, g.scale, now);
     draw_texts(f, app, &g, area, now);
     match app.mode {
         Mode::Menu(row) => draw_menu(f, app, row, area),
         Mode::Rules(page) => draw_rules(f, cat, page, area),
+        Mode::Play if app.game.is_over() && app.frame(now).is_none() => super::overlay::draw_end(f, app, &g),
         _ => {}
     }
 }
@@ -117,11 +143,31 @@ fn draw_title(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(line), Rect::new(area.x, area.y, area.width, 1));
 }
 
+/// Dots for `n` stones in a box `w` wide with `rows` rows: full rows of dots, and a `+` in the last
+/// place when they do not all fit (the count above says how many).
+fn dots(n: u8, w: u16, rows: u16) -> Vec<Line<'static>> {
+    let cap = usize::from(w) * usize::from(rows);
+    let n = usize::from(n);
+    let shown = if n > cap { cap - 1 } else { n };
+    let mut text: String = "●".repeat(shown);
+    if n > cap {
+        text.push('+');
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars.chunks(usize::from(w).max(1)).map(|c| Line::from(c.iter().collect::<String>())).collect()
+}
+
 fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
     let ((board, stores), frame) = app.shown(now);
-    let pos = app.game.position();
+    // Whose turn the board shows: the replayed position's, the sowing player's while stones are
+    // still being sown, the game's otherwise.
+    let pos = app.shown_position();
+    let sowing = frame.map(|_| app.anim.as_ref().map_or(pos.to_move(), |a| a.mover));
+    let to_move = sowing.unwrap_or(pos.to_move());
+    let over = app.game.is_over() && frame.is_none() && app.mode == Mode::Play;
     let live = app.mode == Mode::Play && frame.is_none();
     let choosing = live && app.awaiting_human();
+    let sc = g.scale;
     for h in Hole::ALL {
         let n = board[h.index()];
         let mut style = Style::new();
@@ -139,50 +185,59 @@ fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
         } else if choosing && h == app.cursor {
             style = style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
             border = BorderType::Double;
+        } else if app.hint == Some(vlt_core::Move(h)) && live {
+            style = style.fg(Color::Green);
+            border = BorderType::Double;
         } else if live && h.owner() != pos.to_move() {
             style = style.fg(Color::DarkGray);
         }
-        let block = Block::bordered()
+        let mut block = Block::bordered()
             .border_type(border)
             .border_style(style)
             .title(Line::from(format!("{h}")).alignment(Alignment::Center));
+        // The key that plays it, under each hole of the player choosing (keys 1-6 run in sowing
+        // order, so on B's row 1 is at the right).
+        if choosing && h.owner() == pos.to_move() {
+            block = block.title_bottom(Line::from(format!("[{}]", h.number())).alignment(Alignment::Center));
+        }
         let count = if mark == ' ' { n.to_string() } else { format!("{mark}{n}{mark}") };
         let mut lines = vec![Line::from(Span::styled(count, Style::new().add_modifier(Modifier::BOLD)))];
-        if n <= MAX_DOTS {
-            let top = n.min(5);
-            lines.push(Line::from("●".repeat(top.into())));
-            lines.push(Line::from("●".repeat((n - top).into())));
-        }
+        lines.extend(dots(n, sc.hole_w - 2, sc.hole_h - 3));
         let p = Paragraph::new(lines).alignment(Alignment::Center).block(block);
         f.render_widget(p, g.holes[h.index()]);
     }
     for p in [Player::A, Player::B] {
-        let mover = pos.to_move() == p && !app.game.is_over();
+        let mover = to_move == p && !over && !matches!(app.mode, Mode::Replay(_)) || {
+            matches!(app.mode, Mode::Replay(_)) && pos.to_move() == p
+        };
         let style =
             if mover { Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { Style::new() };
         let title = if mover { format!("▶{p}◀") } else { format!(" {p} ") };
         let block =
             Block::bordered().border_style(style).title(Line::from(title).alignment(Alignment::Center));
-        let lines = vec![
-            Line::from(""),
-            Line::from(""),
+        let mut lines = vec![
             Line::from(""),
             Line::from(Span::styled(stores[p].to_string(), Style::new().add_modifier(Modifier::BOLD))),
             Line::from(app.cat.n("stones", u64::from(stores[p]), &[])),
+            Line::from(""),
         ];
+        lines.extend(dots(stores[p], sc.store_w - 4, 2 * sc.hole_h - 6));
         f.render_widget(Paragraph::new(lines).alignment(Alignment::Center).block(block), g.stores[p]);
     }
 }
 
-fn draw_moves(f: &mut Frame, app: &App, area: Rect) {
-    let r = Rect::new(area.x + area.width - MOVES_W, area.y + 1, MOVES_W, area.height.saturating_sub(3));
+fn draw_moves(f: &mut Frame, app: &App, area: Rect, sc: Scale, now: Instant) {
+    let r =
+        Rect::new(area.x + area.width - sc.moves_w, area.y + 1, sc.moves_w, area.height.saturating_sub(3));
     let inner_h = usize::from(r.height.saturating_sub(2));
     let current = match app.mode {
         Mode::Replay(ply) => Some(ply),
         _ => None,
     };
-    let moves = app.game.moves();
-    let outs = app.game.outcomes();
+    // While a move is being sown, the list does not show it yet.
+    let shown = app.game.moves().len() - usize::from(app.frame(now).is_some());
+    let moves = &app.game.moves()[..shown];
+    let outs = &app.game.outcomes()[..shown];
     let mut lines: Vec<Line> = moves
         .iter()
         .zip(outs)
@@ -213,7 +268,7 @@ fn draw_moves(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) {
     let cat = &app.cat;
-    let w = BOARD_W + 2;
+    let w = g.scale.board_w() + 2;
     let x = g.x0;
     let mut y = g.below + 1;
     // The status: whose turn, or what is going on.
@@ -222,7 +277,9 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     let status = match &app.mode {
         Mode::Prompt(kind, text) => {
             let key = if *kind == PromptKind::Save { "prompt_save" } else { "prompt_load" };
-            format!("{} {text}█", cat.t(key))
+            let default =
+                if text.is_empty() { cat.f("prompt_default", &[("file", &app.file)]) } else { String::new() };
+            format!("{} {text}█ {default}", cat.t(key))
         }
         Mode::ConfirmResign => cat.t("resign_confirm"),
         Mode::Replay(_) => cat.t("status_replay"),
@@ -238,10 +295,15 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
         _ => cat.f("status_turn", &[("who", &app.name(pos.to_move()))]),
     };
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    f.render_widget(Paragraph::new(Span::styled(status, bold)), Rect::new(x, y, w - 1, 1));
+    // The status may run to the window's edge (a typed file name must stay visible).
+    let status_w = area.width.saturating_sub(x - area.x);
+    f.render_widget(
+        Paragraph::new(Span::styled(status, bold)).wrap(Wrap { trim: false }),
+        Rect::new(x, y, status_w, 1),
+    );
     y += 1;
-    if app.show_eval {
-        f.render_widget(Paragraph::new(eval_line(app, spin)), Rect::new(x, y, w - 1, 1));
+    if app.show_eval && !matches!(app.mode, Mode::Replay(_)) && !app.game.is_over() {
+        f.render_widget(Paragraph::new(eval_line(app, spin, w - 1)), Rect::new(x, y, w - 1, 1));
     }
     y += 1;
     // The last few messages, the newest at the bottom and brightest, so the user's move and the
@@ -269,7 +331,11 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
         Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)),
         Rect::new(x, y, w - 2, msg_h),
     );
-    let keys = vec![Line::from(cat.t("keys_1")), Line::from(cat.t("keys_2"))];
+    let keys = if app.game.is_over() && app.mode == Mode::Play {
+        vec![Line::from(cat.t("keys_over")), Line::from("")]
+    } else {
+        vec![Line::from(cat.t("keys_1")), Line::from(cat.t("keys_2"))]
+    };
     let dim = Style::new().fg(Color::Gray);
     f.render_widget(
         Paragraph::new(keys).style(dim),
@@ -277,27 +343,26 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     );
 }
 
-/// The evaluation bar: the expected final margin, B's share to the right (B's store side).
-fn eval_line(app: &App, spin: char) -> Line<'static> {
+/// The evaluation bar: the final score the engine predicts, B's part growing from the right
+/// (B's store side); ten stones of margin fill one side, so small leads show.
+fn eval_line(app: &App, spin: char, width: u16) -> Line<'static> {
     let cat = &app.cat;
-    const BAR: i32 = 20;
     let Some(e) = app.eval else {
-        let t = if app.game.is_over() { String::new() } else { format!("{} {spin}", cat.t("eval_wait")) };
-        return Line::from(format!("{}: {t}", cat.t("eval")));
+        return Line::from(format!("{}: {} {spin}", cat.t("eval"), cat.t("eval_wait")));
     };
-    // 30 stones of margin fill the bar: a 30-30 game split by the full 60 stones.
-    let b_cells = (BAR / 2 + e.margin_b.clamp(-30, 30) * BAR / 60).clamp(0, BAR) as usize;
-    let leader = match e.margin_b {
-        0 => cat.t("eval_even"),
-        m if m > 0 => format!("B {}", signed(m)),
-        m => format!("A {}", signed(-m)),
-    };
+    let head = format!("{}: A ", cat.t("eval"));
+    let tail = format!(" B  {}", cat.f("eval_score", &[("b", &e.b), ("a", &e.a), ("n", &e.depth)]));
+    // The bar takes what the words leave, between 8 and 30 cells (an even number: two halves).
+    let used = (head.chars().count() + tail.chars().count()) as i32;
+    let bar = ((i32::from(width) - used).clamp(8, 30)) / 2 * 2;
+    let margin = i32::from(e.b) - i32::from(e.a);
+    let b_cells = (bar / 2 + margin.clamp(-10, 10) * bar / 20).clamp(0, bar) as usize;
     Line::from(vec![
-        Span::raw(format!("{}: A ", cat.t("eval"))),
+        Span::raw(head),
         // Different glyphs as well as colours, so the split shows on a monochrome terminal.
-        Span::styled("░".repeat(BAR as usize - b_cells), Style::new().fg(Color::Magenta)),
+        Span::styled("░".repeat(bar as usize - b_cells), Style::new().fg(Color::Magenta)),
         Span::styled("█".repeat(b_cells), Style::new().fg(Color::Cyan)),
-        Span::raw(format!(" B  {leader}  ({})", cat.f("depth", &[("n", &e.depth)]))),
+        Span::raw(tail),
     ])
 }
 
@@ -305,6 +370,20 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+}
+
+/// How far each level looks ahead (plies; vlt-engine's levels): 1-5 with chance, 6-9 exact,
+/// 10 a second a move.
+const LEVEL_DEPTH: [u8; 10] = [1, 2, 3, 4, 6, 8, 10, 12, 14, 14];
+
+/// What a level means, in a line.
+pub fn level_text(cat: &Catalog, level: u8) -> String {
+    let d = LEVEL_DEPTH[usize::from(level.clamp(1, 10) - 1)];
+    match level {
+        10 => cat.t("level_max"),
+        1..=5 => cat.f("level_chance", &[("d", &d)]),
+        _ => cat.f("level_exact", &[("d", &d)]),
+    }
 }
 
 fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
@@ -344,7 +423,14 @@ fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
         };
         let pointer = if i == row { "▶ " } else { "  " };
         lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
-        lines.push(Line::from(""));
+        // What the level means, under its row.
+        match (m, s.opponent) {
+            (MenuRow::Level, Opponent::Computer(l)) => lines.push(Line::from(Span::styled(
+                format!("    {}", level_text(cat, l.get())),
+                Style::new().fg(Color::Gray),
+            ))),
+            _ => lines.push(Line::from("")),
+        }
     }
     lines.push(Line::from(Span::styled(cat.t("menu_keys"), Style::new().fg(Color::Gray))));
     let block = Block::bordered().border_type(BorderType::Double).title(cat.t("menu_title"));

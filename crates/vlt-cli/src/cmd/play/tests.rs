@@ -48,7 +48,8 @@ fn hole(s: &str) -> Hole {
 }
 
 /// The start of a game between two people at 80x24: R1's layout (A's row on top 1A..6A, B's row
-/// below 6B..1B, A's store on the left, B's on the right), the cursor (double border) on 1B.
+/// below 6B..1B, A's store on the left, B's on the right), the cursor (double border) on 1B, and
+/// under each hole of the player to move the key that plays it.
 #[test]
 fn start_screen_matches_the_expected_text() {
     let a = app(Opponent::Human, None);
@@ -58,14 +59,14 @@ fn start_screen_matches_the_expected_text() {
         "                                                                ┌Moves─────────┐",
         " ┌── A ───┐┌─1A──┐┌─2A──┐┌─3A──┐┌─4A──┐┌─5A──┐┌─6A──┐┌──▶B◀───┐ │              │",
         " │        ││  5  ││  5  ││  5  ││  5  ││  5  ││  5  ││        │ │              │",
-        " │        ││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●││        │ │              │",
-        " │        ││     ││     ││     ││     ││     ││     ││        │ │              │",
-        " │    0   │└─────┘└─────┘└─────┘└─────┘└─────┘└─────┘│    0   │ │              │",
-        " │ stones │┌─6B──┐┌─5B──┐┌─4B──┐┌─3B──┐┌─2B──┐╔═1B══╗│ stones │ │              │",
+        " │    0   ││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●││    0   │ │              │",
+        " │ stones ││     ││     ││     ││     ││     ││     ││ stones │ │              │",
+        " │        │└─────┘└─────┘└─────┘└─────┘└─────┘└─────┘│        │ │              │",
+        " │        │┌─6B──┐┌─5B──┐┌─4B──┐┌─3B──┐┌─2B──┐╔═1B══╗│        │ │              │",
         " │        ││  5  ││  5  ││  5  ││  5  ││  5  │║  5  ║│        │ │              │",
         " │        ││●●●●●││●●●●●││●●●●●││●●●●●││●●●●●│║●●●●●║│        │ │              │",
         " │        ││     ││     ││     ││     ││     │║     ║│        │ │              │",
-        " └────────┘└─────┘└─────┘└─────┘└─────┘└─────┘╚═════╝└────────┘ │              │",
+        " └────────┘└─[6]─┘└─[5]─┘└─[4]─┘└─[3]─┘└─[2]─┘╚═[1]═╝└────────┘ │              │",
         "                                                                │              │",
         " Player B to move: 1–6, ←/→ Enter, or click a hole.             │              │",
         "                                                                │              │",
@@ -91,7 +92,7 @@ fn a_chain_capture_shows_in_the_store_and_the_move_list() {
     assert!(got[2].contains("┌─1A──┐"), "{text}");
     assert!(got[3].contains("│  0  ││  2  ││  1  ││  3  ││  0  ││  2  │"), "{text}");
     assert!(got[8].contains("│  0  ││  0  ││  0  ││  0  ││  0  ││  1  │"), "{text}");
-    assert!(got[6].contains("│   24   │") && got[6].contains("│   27   │"), "{text}");
+    assert!(got[4].contains("│   24   │") && got[4].contains("│   27   │"), "{text}");
     assert!(got[2].contains("1. 2B ×5"), "{text}");
     assert!(text.contains("Captured 5: 1A 6B 5B 4B 3B."), "{text}");
 }
@@ -124,19 +125,45 @@ fn a_small_window_asks_to_be_enlarged() {
     assert!(got.contains("needs at least 80×24"), "{got}");
 }
 
-/// Larger windows keep the board whole and the move list at the right edge.
+/// The board grows with the window: 7-column holes at 80x24, 11 at 120x40, 15 at 160x48, the move
+/// list at the right edge, the keys on the last line, and the geometry (so the mouse) agrees.
 #[test]
-fn a_large_window_keeps_the_layout() {
-    let a = app(Opponent::Human, None);
-    let got = screen(&a, 120, 40, Instant::now());
-    assert!(got[1].ends_with("┌Moves─────────┐"), "{}", got[1]);
-    // The board sits in the middle of a tall screen; the geometry (and so the mouse) agrees.
-    let g = render::geometry(ratatui::layout::Rect::new(0, 0, 120, 40));
-    let r = g.holes[hole("1B").index()];
-    assert!(r.y > 7, "{r:?}");
-    let row: String = got[usize::from(r.y)].chars().skip(usize::from(r.x)).take(7).collect();
-    assert_eq!(row, "╔═1B══╗", "{}", got.join("\n"));
-    assert!(got[39].contains("q quit"));
+fn the_board_scales_with_the_window() {
+    let mut a = app(Opponent::Human, Some("12,14,0,3,0,1/1,0,2,0,26,1 B 0 0"));
+    for (w, h, hole_w) in [(80u16, 24u16, 7u16), (120, 40, 11), (160, 48, 15)] {
+        a.area = ratatui::layout::Rect::new(0, 0, w, h);
+        let got = screen(&a, w, h, Instant::now());
+        let text = got.join("\n");
+        let g = render::geometry(a.area);
+        assert_eq!(g.scale.hole_w, hole_w, "{w}x{h}");
+        let r = g.holes[hole("1B").index()];
+        let row: String =
+            got[usize::from(r.y)].chars().skip(usize::from(r.x)).take(usize::from(r.width)).collect();
+        assert!(row.starts_with('╔') && row.contains("1B") && row.ends_with('╗'), "{w}x{h}: {row}\n{text}");
+        // The board and the move list fit side by side; the keys are on the last line.
+        assert!(g.stores.b.x + g.stores.b.width <= w - g.scale.moves_w, "{w}x{h}");
+        assert!(got[1].trim_end().ends_with('┐') && got[1].contains("┌Moves"), "{text}");
+        assert!(got[usize::from(h) - 1].contains("q quit"), "{text}");
+        // A hole with more stones than dots fit shows a +, never an empty hole.
+        let r = g.holes[hole("5A").index()];
+        let inside: String =
+            got[usize::from(r.y + 2)].chars().skip(usize::from(r.x)).take(usize::from(r.width)).collect();
+        assert!(inside.contains('●'), "{w}x{h}: {inside}\n{text}");
+        let r = g.holes[hole("2B").index()];
+        let all: String = (r.y..r.y + r.height)
+            .map(|y| {
+                got[usize::from(y)]
+                    .chars()
+                    .skip(usize::from(r.x))
+                    .take(usize::from(r.width))
+                    .collect::<String>()
+            })
+            .collect();
+        assert!(all.contains("14") && all.contains('●'), "{w}x{h}: {all}");
+        if hole_w == 7 {
+            assert!(all.contains('+'), "14 stones do not fit 10 dots: {all}");
+        }
+    }
 }
 
 #[test]
@@ -442,4 +469,84 @@ fn esc_from_the_start_menu_starts_the_game() {
     assert!(a.wait_engine(Duration::from_secs(30)));
     assert_eq!(a.game.moves().len(), 1);
     assert_eq!(a.game.position().to_move(), Player::B);
+}
+
+/// The end of a game against the computer is an end screen: the verdict for the user, the score,
+/// how it ended and the keys that still apply; undo, hint and resign are refused and not offered.
+#[test]
+fn the_end_screen_says_who_won_and_what_next() {
+    let mut s = setup(Opponent::Computer(Level::MIN), Some("0,0,0,0,0,1/0,0,0,0,0,0 B 29 30"));
+    s.human = Player::B;
+    let mut a = App::new(Catalog::new("en").unwrap(), s, false, false);
+    let now = Instant::now();
+    a.act(Action::Hole(6), now); // 6B sows into the empty 1A: captured, and the board is empty
+    assert!(a.game.is_over(), "{}", a.game.position());
+    let text = screen(&a, 80, 24, now).join("\n");
+    assert!(
+        text.contains("Draw") && text.contains("B 30 – 30 A") && text.contains("The board is empty"),
+        "{text}"
+    );
+    assert!(text.contains("n new game · p replay · s save · q quit"), "{text}");
+    assert!(!text.contains("u undo") && !text.contains("h hint") && !text.contains("x resign"), "{text}");
+    for act in [Action::Undo, Action::Hint, Action::Resign] {
+        a.act(act, now);
+        assert!(a.message.starts_with("The game is over"), "{act:?}: {}", a.message);
+        assert_eq!(a.mode, Mode::Play);
+    }
+    // A win is said as such, for the user.
+    let mut a = app(Opponent::Computer(Level::MIN), Some("0,0,0,0,0,1/0,0,0,0,0,0 B 30 29"));
+    a.setup.human = Player::B;
+    a.act(Action::Hole(6), now);
+    let text = screen(&a, 120, 40, now).join("\n");
+    assert!(text.contains("You won") && text.contains("B 31 – 29 A"), "{text}");
+}
+
+/// A position shows one evaluation however it is reached again: undo then redo gives the value
+/// first found, at once, in the unit the hint uses (the predicted final score).
+#[test]
+fn the_evaluation_is_stable_for_a_position() {
+    let mut a = app(Opponent::Human, None);
+    a.show_eval = true;
+    let now = Instant::now();
+    a.act(Action::Hole(3), now);
+    let first = a.take_eval(4, 9);
+    // B has 0, A 0, 55 stones on the board... the scores add up to the stones in play.
+    assert_eq!(u32::from(first.b) + u32::from(first.a), 60);
+    assert_eq!(i32::from(first.a) - i32::from(first.b), 4, "A to move, 4 ahead in future captures");
+    // A later, different value for the same position does not replace the first.
+    assert_eq!(a.take_eval(-2, 12), first);
+    a.act(Action::Undo, now);
+    assert_ne!(a.eval, Some(first));
+    a.act(Action::Redo, now);
+    assert_eq!(a.eval, Some(first), "shown at once from the cache");
+    let text = screen(&a, 80, 24, now).join("\n");
+    assert!(text.contains(&format!("B {} – {} A (depth 9)", first.b, first.a)), "{text}");
+    assert!(text.contains("Predicted final score"), "{text}");
+}
+
+/// The file prompt starts empty (typing does not append to the last name), shows the default, and
+/// Enter alone uses it; a long name stays visible.
+#[test]
+fn the_file_prompt_starts_empty() {
+    let dir = std::env::temp_dir().join(format!("vlt-play-prompt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut a = app(Opponent::Human, None);
+    a.file = dir.join("default.vlt").to_string_lossy().into_owned();
+    let now = Instant::now();
+    a.act(Action::Save, now);
+    assert_eq!(a.mode, Mode::Prompt(super::app::PromptKind::Save, String::new()));
+    let text = screen(&a, 80, 24, now).join("\n");
+    assert!(text.contains("(Enter alone:"), "{text}");
+    a.act(Action::Enter, now);
+    assert!(dir.join("default.vlt").exists(), "{}", a.message);
+    a.act(Action::Save, now);
+    let name = dir.join("a-rather-long-file-name-for-this-game.vlt").to_string_lossy().into_owned();
+    for c in name.chars() {
+        a.act(Action::Char(c), now);
+    }
+    let got = screen(&a, 120, 40, now).join("\n");
+    assert!(got.contains("long-file-name-for-this-game.vlt█"), "{got}");
+    a.act(Action::Enter, now);
+    assert!(std::path::Path::new(&name).exists(), "{}", a.message);
+    std::fs::remove_dir_all(&dir).ok();
 }
