@@ -44,6 +44,8 @@ use vlt_core::{ByPlayer, HOLES, Player, Position, ROW};
 const UNDECIDED: u8 = 0x7f;
 /// Boards a work item of the first pass covers.
 const CHUNK_BOARDS: usize = 1 << 12;
+/// Boards of the first pass whose captures are looked up together.
+const BLOCK_BOARDS: usize = 64;
 
 /// What the builder reports as it goes; the CLI draws progress bars from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,24 +129,46 @@ pub fn solve_layer(n: u32, lower: &[&[u8]], progress: &(dyn Fn(u64) + Sync)) -> 
             let first = ci * CHUNK_BOARDS;
             let mut pending: Vec<Vec<u32>> = vec![Vec::new(); n as usize + 1];
             let mut board = unrank(n, first as u64);
-            for b in 0..(nb - first).min(CHUNK_BOARDS) {
-                if b > 0 {
-                    next_board(&mut board);
+            let mut caps: Vec<Capture> = Vec::with_capacity(2 * BLOCK_BOARDS * ROW);
+            let mut quiet = [0u8; 2 * BLOCK_BOARDS];
+            let in_chunk = (nb - first).min(CHUNK_BOARDS);
+            for block in (0..in_chunk).step_by(BLOCK_BOARDS) {
+                let len = (in_chunk - block).min(BLOCK_BOARDS);
+                // The block's moves first, then the lookups of their captures' values in the
+                // smaller layers, which the processor overlaps (see `propagate_chunk`).
+                caps.clear();
+                for b in 0..len {
+                    if block + b > 0 {
+                        next_board(&mut board);
+                    }
+                    for p in Player::BOTH {
+                        let slot = 2 * b + p.index();
+                        let row = p.index() * ROW;
+                        exit_chunk[2 * block + slot] = i8::MIN;
+                        if board[row..row + ROW].iter().all(|&c| c == 0) {
+                            value[2 * (first + block) + slot].store(NO_POSITION as u8, Relaxed);
+                            quiet[slot] = u8::MAX;
+                            continue;
+                        }
+                        quiet[slot] = moves_of(board, p, slot as u16, &mut caps);
+                    }
                 }
-                for p in Player::BOTH {
-                    let idx = 2 * (first + b) + p.index();
-                    let e = &mut exit_chunk[2 * b + p.index()];
-                    let row = p.index() * ROW;
-                    if board[row..row + ROW].iter().all(|&c| c == 0) {
-                        value[idx].store(NO_POSITION as u8, Relaxed);
+                for c in &caps {
+                    let cv = lower[c.stones as usize][c.index as usize] as i8;
+                    let v = c.captured as i8 + c.sign * cv;
+                    let e = &mut exit_chunk[2 * block + c.slot as usize];
+                    *e = (*e).max(v);
+                }
+                for slot in 0..2 * len {
+                    if quiet[slot] == u8::MAX {
                         continue;
                     }
-                    let (best, quiet) = exits(board, p, lower);
-                    *e = best;
-                    count[idx].store(quiet, Relaxed);
+                    let idx = 2 * (first + block) + slot;
+                    let best = exit_chunk[2 * block + slot];
+                    count[idx].store(quiet[slot], Relaxed);
                     if best >= 1 {
                         pending[best as usize].push(idx as u32);
-                    } else if quiet == 0 && best <= -1 {
+                    } else if quiet[slot] == 0 && best <= -1 {
                         pending[(-best) as usize].push(idx as u32);
                     }
                 }
@@ -181,9 +205,7 @@ pub fn solve_layer(n: u32, lower: &[&[u8]], progress: &(dyn Fn(u64) + Sync)) -> 
                 .map(|chunk| {
                     let mut next = Vec::new();
                     let mut later: Vec<(u8, u32)> = Vec::new();
-                    for &x in chunk {
-                        propagate(n, t as i8, x, &value, &count, exit, &mut next, &mut later);
-                    }
+                    propagate_chunk(n, t as i8, chunk, &value, &count, exit, &mut next, &mut later);
                     progress(done.fetch_add(chunk.len() as u64, Relaxed) + chunk.len() as u64);
                     (next, later)
                 })
@@ -229,67 +251,106 @@ pub fn solve_layer(n: u32, lower: &[&[u8]], progress: &(dyn Fn(u64) + Sync)) -> 
     (out, stats)
 }
 
-/// The best exit (capturing move) of a position for its mover, `i8::MIN` when it has none, and its
-/// number of non-capturing moves (R3, R4; N3 for who moves after).
+/// A capturing move of pass 1, whose value waits for the lookup of its child's value.
+struct Capture {
+    /// The position's place in its block.
+    slot: u16,
+    /// Stones captured.
+    captured: u8,
+    /// How the child's value counts for the mover: +1 when it moves again (R5, N3), else −1.
+    sign: i8,
+    /// The child's layer and index in it.
+    stones: u8,
+    index: u32,
+}
+
+/// The moves of a position: its capturing moves are pushed to `caps` (as `slot`), and its number
+/// of non-capturing moves returned (R3, R4; N3 for who moves after).
 #[inline]
-fn exits(board: [u8; HOLES], p: Player, lower: &[&[u8]]) -> (i8, u8) {
+fn moves_of(board: [u8; HOLES], p: Player, slot: u16, caps: &mut Vec<Capture>) -> u8 {
     let pos = Position::new(board, p, ByPlayer::new(0, 0)).expect("a layer holds at most 60 stones");
     debug_assert_eq!(pos.to_move(), p);
-    let mut best = i8::MIN;
     let mut quiet = 0u8;
     for m in pos.legal_moves() {
         let (child, k) = pos.play_counting(m);
         if k == 0 {
             quiet += 1;
         } else {
-            let n = child.stones_on_board() as usize;
-            let cv = lower[n][index_of(child) as usize] as i8;
-            best = best.max(move_value(p, k, child, cv));
+            caps.push(Capture {
+                slot,
+                captured: k,
+                // +1 where the mover moves again, −1 where the opponent does: the child's value
+                // counts with this sign ([`move_value`] of a child worth 1, nothing captured).
+                sign: move_value(p, 0, child, 1),
+                stones: child.stones_on_board() as u8,
+                index: index_of(child) as u32,
+            });
         }
     }
-    (best, quiet)
+    quiet
 }
 
-/// Hands the decision of entry `x` (decided at threshold `t`) to its predecessors.
+/// Hands the decisions of the entries of `chunk` (decided at threshold `t`) to their predecessors.
+///
+/// In three passes rather than one predecessor at a time, for the memory system: the
+/// predecessors' indices first (arithmetic only), then plain loads of their entries, which the
+/// processor overlaps since none waits for another, and only then the atomic updates of the few
+/// still undecided, whose lines are now in cache. Done one by one, each atomic update (a locked
+/// instruction on x86) waits for the cache miss before it, and the misses of the value and count
+/// arrays were most of the build's time. The result does not depend on the order: a position
+/// enters at most one player's attractor at each threshold.
 #[allow(clippy::too_many_arguments)]
-#[inline]
-fn propagate(
+fn propagate_chunk(
     n: u32,
     t: i8,
-    x: u32,
+    chunk: &[u32],
     value: &[AtomicU8],
     count: &[AtomicU8],
     exit: &[i8],
     next: &mut Vec<u32>,
     later: &mut Vec<(u8, u32)>,
 ) {
-    let mover = Player::from_index(x as usize & 1);
-    let v = value[x as usize].load(Relaxed) as i8;
-    // The player who forces at least `t` from `x`.
-    let winner = if v > 0 { mover } else { mover.other() };
-    let board = unrank(n, u64::from(x) >> 1);
-    for_each_predecessor(&board, mover, |pb, pp| {
-        let i = index::index_of_board(pb, pp) as usize;
-        if value[i].load(Relaxed) != UNDECIDED {
-            return;
+    // (index, 1 when the predecessor's mover is the one who forces `t`).
+    let mut preds: Vec<(u32, bool)> = Vec::with_capacity(chunk.len() * 8);
+    for &x in chunk {
+        let mover = Player::from_index(x as usize & 1);
+        let v = value[x as usize].load(Relaxed) as i8;
+        // The player who forces at least `t` from `x`.
+        let winner = if v > 0 { mover } else { mover.other() };
+        let board = unrank(n, u64::from(x) >> 1);
+        for_each_predecessor(&board, mover, |pb, pp| {
+            preds.push((index::index_of_board(pb, pp) as u32, pp == winner));
+        });
+    }
+    // Plain loads (of the count too, so that its line is in cache for the update).
+    let mut touched = 0u8;
+    preds.retain(|&(i, _)| {
+        touched = touched.wrapping_add(count[i as usize].load(Relaxed));
+        value[i as usize].load(Relaxed) == UNDECIDED
+    });
+    std::hint::black_box(touched);
+    for (i, winner) in preds {
+        let iu = i as usize;
+        if value[iu].load(Relaxed) != UNDECIDED {
+            continue;
         }
-        if pp == winner {
-            if value[i].compare_exchange(UNDECIDED, t as u8, Relaxed, Relaxed).is_ok() {
-                next.push(i as u32);
+        if winner {
+            if value[iu].compare_exchange(UNDECIDED, t as u8, Relaxed, Relaxed).is_ok() {
+                next.push(i);
             }
-        } else if count[i].fetch_sub(1, Relaxed) == 1 {
+        } else if count[iu].fetch_sub(1, Relaxed) == 1 {
             // Every quiet move of `i` now leads where the winner forces `t`: `i` loses `t` unless a
             // capture does better, in which case it waits for that capture's threshold.
-            let e = exit[i];
+            let e = exit[iu];
             if e <= -t {
-                if value[i].compare_exchange(UNDECIDED, (-t) as u8, Relaxed, Relaxed).is_ok() {
-                    next.push(i as u32);
+                if value[iu].compare_exchange(UNDECIDED, (-t) as u8, Relaxed, Relaxed).is_ok() {
+                    next.push(i);
                 }
             } else if e <= -1 {
-                later.push(((-e) as u8, i as u32));
+                later.push(((-e) as u8, i));
             }
         }
-    });
+    }
 }
 
 /// Builds (or completes) the tables of up to `max_stones` stones in `dir`, layer by layer, keeping

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// Layers of at least this many bytes are trusted on a matching stamp; smaller ones are always
 /// checked in full.
-pub const STAMP_MIN_BYTES: u64 = 64 << 20;
+pub const STAMP_MIN_BYTES: u64 = 4 << 20;
 
 /// What the full check of a layer counts: its positions and how many are worth 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
