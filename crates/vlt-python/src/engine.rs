@@ -157,7 +157,7 @@ pub(crate) fn level_arg(n: i64) -> PyResult<Level> {
 ///
 /// >>> r = vlt.analyse("0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", depth=10)
 /// >>> r["best"], r["score"], r["exact"]
-/// ('6B', 2, True)
+/// ('5B', 2, True)
 #[pyfunction]
 #[pyo3(signature = (game, depth = None, time_ms = None, nodes = None, threads = 1, hash_mb = 64, tablebase = None))]
 #[allow(clippy::too_many_arguments)]

@@ -194,6 +194,12 @@ impl EnvCore {
         PyArray1::from_slice(py, &m)
     }
 
+    /// The legal actions of the player to move as bits (bit k = action k); 0 once the game is over.
+    #[getter]
+    fn legal_bits(&self) -> u8 {
+        if self.game.is_over() { 0 } else { self.game.position().legal_moves().mask() }
+    }
+
     /// The legal actions of the player to move (0-5), ascending.
     fn legal_actions(&self) -> Vec<i64> {
         if self.game.is_over() {

@@ -21,7 +21,7 @@ const MAX_IN_MEMORY: u32 = 16;
 /// >>> tb.value("0,0,0,0,1,1/0,0,0,0,0,0 B 0 0")
 /// 2
 /// >>> tb.moves("0,0,0,0,1,1/0,0,0,0,0,0 B 0 0")
-/// {'5B': 1, '6B': 2}
+/// {'5B': 2, '6B': 2}
 /// >>> tb.value(vlt.Position()) is None          # 60 stones: beyond the tables
 /// True
 #[pyclass(name = "Tablebase", module = "vlt", frozen)]

@@ -29,7 +29,7 @@ def test_pettingzoo_game_and_rewards():
             env.step(None)
             continue
         mask = obs["action_mask"]
-        assert mask.dtype == np.int8 and list(np.flatnonzero(mask)) == env.legal_actions()
+        assert mask.dtype == np.int8 and tuple(np.flatnonzero(mask)) == env.legal_actions()
         env.step(int(rng.choice(np.flatnonzero(mask))))
     b, a = env.position.captured
     assert total["player_0"] == b - a == -total["player_1"]

@@ -27,6 +27,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from vlt._legal import LEGAL
 from vlt._render import board_text as _board_text
 from vlt._vlt import EnvCore, Tablebase
 
@@ -95,9 +96,9 @@ class VaiLungThlanEnv(gymnasium.Env):
         """The legal actions as bool[6] (the convention of maskable policies)."""
         return self._core.action_mask(self._me).astype(bool)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> tuple[int, ...]:
         """The agent's legal actions (0-5), ascending."""
-        return self._core.legal_actions()
+        return LEGAL[self._core.legal_bits]
 
     @property
     def position(self):

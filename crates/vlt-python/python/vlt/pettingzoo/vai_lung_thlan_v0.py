@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from vlt._legal import LEGAL
 from vlt._render import board_text as _board_text
 from vlt._vlt import EnvCore
 
@@ -96,9 +97,9 @@ class raw_env(AECEnv):
         core = self._core
         return {"observation": core.observation(i), "action_mask": core.action_mask(i)}
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> tuple[int, ...]:
         """The legal actions (0-5) of the agent to move, ascending."""
-        return self._core.legal_actions()
+        return LEGAL[self._core.legal_bits]
 
     @property
     def position(self):
