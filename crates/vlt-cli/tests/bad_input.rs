@@ -127,6 +127,7 @@ fn a_closed_pipe_is_no_failure() {
         vec!["replay", games.to_str().expect("utf-8")],
         vec!["analyse", "--depth", "40", "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0"],
         vec!["analyse", "--algorithm", "mcts", "--time-ms", "20000", "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0"],
+        vec!["match", "level=1", "level=1", "-n", "4"],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_vlt"))
             .args(&args)

@@ -267,6 +267,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let t = st.tally;
     let (lo, hi) = t.elo_interval();
     let secs = started.elapsed().as_secs_f64();
+    // Written with errors checked: a reader that has gone (`| head`) ends the program quietly.
+    let mut out = std::io::stdout().lock();
     let verdict = match st.verdict {
         Verdict::Continue => None,
         Verdict::H0 => Some("H0"),
@@ -281,7 +283,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 serde_json::Value::Null
             }
         };
-        let out = serde_json::json!({
+        let summary = serde_json::json!({
             "first": a.first.text,
             "second": a.second.text,
             "games": t.games(),
@@ -306,11 +308,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             "time_forfeits": {"first": st.first.forfeits, "second": st.second.forfeits},
             "ms_per_move": {"first": num(st.first.ms_per_move()), "second": num(st.second.ms_per_move())},
         });
-        println!("{out}");
+        writeln!(out, "{summary}")?;
         return Ok(());
     }
-    println!("{} vs {}", a.first.text, a.second.text);
-    println!(
+    writeln!(out, "{} vs {}", a.first.text, a.second.text)?;
+    writeln!(
+        out,
         "games {}  W {}  D {}  L {}  score {:.1}%  Elo {} [{}, {}] (95%)",
         t.games(),
         t.wins,
@@ -320,10 +323,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         fmt_elo(t.elo()),
         fmt_elo(lo),
         fmt_elo(hi)
-    );
+    )?;
     if let Some(s) = sprt {
         let (l, h) = s.bounds();
-        println!(
+        writeln!(
+            out,
             "sprt elo0 {} elo1 {}: llr {:.2} in [{l:.2}, {h:.2}]: {}",
             s.elo0,
             s.elo1,
@@ -333,29 +337,32 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 Some(_) => "H0 accepted (stopped early)",
                 None => "no decision",
             }
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "openings {}  games won by B (first to move) {}  capped at {} moves {}  time {:.1} s",
         openings.len().min(pairs),
         st.b_wins,
         a.max_moves,
         st.capped,
         secs
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "thinking time a move: first {:.1} ms, second {:.1} ms",
         st.first.ms_per_move(),
         st.second.ms_per_move()
-    );
+    )?;
     if a.adjudicate {
-        println!("adjudicated (a player had more than half of the stones) {}", st.adjudicated);
+        writeln!(out, "adjudicated (a player had more than half of the stones) {}", st.adjudicated)?;
     }
     if let Some(t) = &a.tc {
-        println!(
+        writeln!(
+            out,
             "time control {}: lost on time: first {}, second {}",
             t.text, st.first.forfeits, st.second.forfeits
-        );
+        )?;
     }
     Ok(())
 }
