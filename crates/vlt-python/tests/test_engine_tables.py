@@ -66,13 +66,12 @@ def test_gil_is_released_while_searching():
     t.start()
     time.sleep(0.02)
     before = len(ticks)
-    start = time.perf_counter()
+    # The engine may stop before its time is up (it starts no iteration it cannot finish), so the
+    # test asserts on what the other thread did, not on how long the search took.
     vlt.analyse(vlt.Position(), time_ms=400)
-    took = time.perf_counter() - start
     during = len(ticks) - before
     stop.set()
     t.join()
-    assert took >= 0.3
     # With the GIL held the other thread could not have ticked at all during the search.
     assert during >= 20, during
 
