@@ -111,8 +111,8 @@ pub fn check_entries(path: &Path, n: u32, header: &Header, entries: &[u8]) -> Re
     Ok(counts)
 }
 
-/// How often each byte occurs in `data`.
-fn byte_counts(data: &[u8]) -> [u64; 256] {
+/// How often each byte occurs in `data` (the layer check and the statistics both count this way).
+pub(crate) fn byte_counts(data: &[u8]) -> [u64; 256] {
     data.par_chunks(1 << 20)
         .map(|chunk| {
             let mut by_byte = [0u64; 256];

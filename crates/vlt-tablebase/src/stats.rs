@@ -9,7 +9,6 @@
 //! with an odd number of stones left. [`ValueStats::other_parity`] counts the exceptions.
 
 use crate::format::NO_POSITION;
-use rayon::prelude::*;
 
 /// Counts over one layer's positions (entries marked [`NO_POSITION`] are not positions and are
 /// left out).
@@ -76,23 +75,8 @@ pub fn layer_stats(n: u32, entries: &[u8]) -> ValueStats {
         // The empty board is where games end, not a position to move from.
         return ValueStats { stones: 0, positions: 0, counts: vec![0] };
     }
-    let counts = entries
-        .par_chunks(1 << 20)
-        .map(|chunk| {
-            // Counted by byte first (no bounds arithmetic in the loop), folded into values after.
-            let mut by_byte = [0u64; 256];
-            for &b in chunk {
-                by_byte[b as usize] += 1;
-            }
-            by_byte
-        })
-        .reduce(
-            || [0u64; 256],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
+    // Counted by byte first (no bounds arithmetic in the loop), folded into values after.
+    let counts = crate::integrity::byte_counts(entries);
     let mut out = ValueStats { stones: n, positions: 0, counts: vec![0; 2 * n as usize + 1] };
     for (byte, &c) in counts.iter().enumerate() {
         let v = byte as u8 as i8;
