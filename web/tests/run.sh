@@ -3,7 +3,7 @@
 #  1. installs chromium with apt-get when /usr/bin/chromium is missing;
 #  2. installs the npm packages of web/tests and checks the formatting of web/ (Prettier);
 #  3. builds `vlt` and starts `vlt serve` on a free loopback port with a temporary database;
-#  4. runs the tests (screenshots in web/tests/screenshots/), then checks that a server killed with
+#  4. runs the tests, every *.test.mjs (screenshots in web/tests/screenshots/), then checks that a server killed with
 #     SIGKILL and restarted on the same database still has every game;
 #  5. stops the server and exits non-zero on any failure.
 # Environment: CARGO_TARGET_DIR (default: target), VLT_BIN (a built vlt to use instead of building).
@@ -55,7 +55,8 @@ export VLT_URL="http://127.0.0.1:$port"
 echo "run.sh: vlt serve at $VLT_URL"
 
 status=0
-node --test --test-concurrency=1 browser.test.mjs || status=$?
+# Every *.test.mjs file here: one file per part of the site (game, online, review, puzzles, ...).
+node --test --test-concurrency=1 ./*.test.mjs || status=$?
 
 # A server killed at any moment loses nothing: note every game, SIGKILL, restart, compare.
 snapshot() {
