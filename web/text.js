@@ -3,16 +3,15 @@ import { t, tn } from './i18n.js';
 
 export const stones = (n) => tn('stones', n);
 
-// How a game ended, as a sentence ("The board is empty.").
+// How a game ended, as a sentence ("The board is empty."), from the server's key.
 export function howText(r) {
-  return (
-    {
-      'empty board': t('end.empty'),
-      repetition: t('end.repetition'),
-      resignation: t('end.resigned', { p: r.resigned || '' }),
-      'time forfeit': t('end.time'),
-    }[r.termination] || r.termination
-  );
+  const says = {
+    empty_board: () => t('end.empty'),
+    repetition: () => t('end.repetition'),
+    resignation: () => t('end.resigned', { p: r.resigned || '' }),
+    time: () => t('end.time'),
+  }[r.termination];
+  return says ? says() : '';
 }
 
 // The result, neutral: "B wins 32–28. The board is empty."

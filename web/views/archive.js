@@ -43,7 +43,7 @@ export async function viewArchive() {
         h('td', {}, h('a', { href: `#/replay/${g.id}`, class: 'replay-link' }, t('archive.replay'))),
         h('td', { class: 'wide' }, t(`mode.${g.mode}`)),
         h('td', { class: 'wide' }, String(g.moves)),
-        h('td', {}, g.outcome ? resultText(g.outcome) : g.result || ''),
+        h('td', {}, g.outcome ? resultText(g.outcome) : ''),
         h('td', {}, when(g.updated)),
       ),
     );

@@ -6,6 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use vlt_core::Game;
 use vlt_core::playout::SplitMix64;
+use vlt_server::kinds::Mode;
 use vlt_server::store::{GameRow, Store};
 use vlt_server::view::{SeatState, game_view};
 
@@ -26,7 +27,7 @@ fn bench(c: &mut Criterion) {
     let plies = game.moves().len();
     c.bench_function(&format!("game_view+json ({plies} plies)"), |b| {
         b.iter(|| {
-            let v = game_view("abc", "online", None, [SeatState::Taken; 2], black_box(&game), (1, "e"));
+            let v = game_view("abc", Mode::Online, None, [SeatState::Taken; 2], black_box(&game), (1, "e"));
             serde_json::to_string(&v).expect("serialises")
         })
     });
@@ -35,7 +36,7 @@ fn bench(c: &mut Criterion) {
     let store = Store::open(&dir.path().join("bench.db")).expect("store");
     let row = GameRow {
         id: "bench".into(),
-        mode: "online".into(),
+        mode: Mode::Online,
         start: "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".into(),
         level: None,
         computer: None,

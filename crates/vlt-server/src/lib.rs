@@ -17,16 +17,24 @@
 //! ```
 
 mod assets;
+pub mod cache;
+pub mod config;
+pub mod engine;
 pub mod error;
 pub mod hub;
+pub mod kinds;
+pub mod live;
 pub mod loadtest;
 mod routes;
+pub mod seat;
 pub mod store;
 pub mod view;
+pub mod wire;
 mod ws;
 
+pub use config::Bounds;
 pub use error::ApiError;
-pub use hub::{Bounds, Hub};
+pub use hub::Hub;
 pub use store::Store;
 
 use axum::Router;

@@ -2,8 +2,9 @@
 //! JSON, unknown fields, oversized bodies) is a JSON error from [`ApiError`], never a panic.
 
 use crate::error::ApiError;
-use crate::hub::{Hub, NewGame};
+use crate::hub::Hub;
 use crate::view::PlyView;
+use crate::wire::NewGame;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

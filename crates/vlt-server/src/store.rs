@@ -3,9 +3,12 @@
 //! moment loses no acknowledged move. The schema is versioned by `PRAGMA user_version` and migrated
 //! forward on open, one numbered step at a time.
 
+use crate::kinds::{Forfeit, Mode, Side, StoredResult};
+use crate::view::ResultView;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, mpsc};
+use vlt_core::GameResult;
 
 /// Schema migrations, in order: migration `i` brings the schema from version `i` to `i + 1`.
 /// Never edit a released step; append a new one.
@@ -65,24 +68,24 @@ pub enum StoreError {
 pub struct GameRow {
     /// Random identifier, used in URLs.
     pub id: String,
-    /// `computer`, `local` or `online`.
-    pub mode: String,
+    /// How the game is played.
+    pub mode: Mode,
     /// The start position (N2).
     pub start: String,
     /// The computer's level (computer games).
     pub level: Option<u8>,
-    /// The computer's seat, `B` or `A` (computer games).
-    pub computer: Option<String>,
+    /// The computer's seat (computer games).
+    pub computer: Option<Side>,
     /// The token holding seat B, if taken.
     pub token_b: Option<String>,
     /// The token holding seat A, if taken.
     pub token_a: Option<String>,
-    /// The seat that resigned, if any.
-    pub resigned: Option<String>,
+    /// The seat that resigned or ran out of time, if any.
+    pub resigned: Option<Forfeit>,
     /// Whether the game has ended.
     pub finished: bool,
-    /// The result in words, once finished.
-    pub result: Option<String>,
+    /// The result, once finished.
+    pub result: Option<StoredResult>,
     /// Creation time, seconds since the Unix epoch.
     pub created: i64,
     /// Last change, seconds since the Unix epoch.
@@ -96,54 +99,14 @@ pub struct GameRow {
 pub struct Summary {
     /// The game's id.
     pub id: String,
-    /// `computer`, `local` or `online`.
-    pub mode: String,
-    /// The result in words.
-    pub result: Option<String>,
-    /// The same result in parts, for a page to say in its own language.
-    pub outcome: Option<Outcome>,
+    /// How it was played.
+    pub mode: Mode,
+    /// Its result in parts, for a page to say in its own language.
+    pub outcome: Option<ResultView>,
     /// Number of moves.
     pub moves: i64,
     /// Last change, seconds since the Unix epoch.
     pub updated: i64,
-}
-
-/// A finished game's result in parts, the shape of the game view's `result` (without its text).
-#[derive(Clone, Debug, serde::Serialize, PartialEq, Eq)]
-pub struct Outcome {
-    /// `B`, `A`, or null for a draw.
-    pub winner: Option<String>,
-    /// `empty board`, `repetition`, `resignation` or `time forfeit`.
-    pub termination: String,
-    /// Who resigned, if that is how it ended.
-    pub resigned: Option<String>,
-    /// Stones captured by B.
-    pub score_b: u8,
-    /// Stones captured by A.
-    pub score_a: u8,
-}
-
-/// Reads a stored result back into its parts. The text is vlt-core's display of a result:
-/// `B wins 32-28 (empty board)`, `draw 30-30 (repetition)`, `A wins 1-0 (resignation), B resigned`.
-#[must_use]
-pub fn outcome_of(text: &str) -> Option<Outcome> {
-    let (head, rest) = text.split_once(" (")?;
-    let (termination, tail) = rest.split_once(')')?;
-    let mut words = head.split(' ');
-    let winner = match words.next()? {
-        "draw" => None,
-        p @ ("A" | "B") if words.next()? == "wins" => Some(p.to_string()),
-        _ => return None,
-    };
-    let (b, a) = words.next()?.split_once('-')?;
-    let resigned = tail.strip_prefix(", ").and_then(|t| t.strip_suffix(" resigned")).map(str::to_string);
-    Some(Outcome {
-        winner,
-        termination: termination.to_string(),
-        resigned,
-        score_b: b.parse().ok()?,
-        score_a: a.parse().ok()?,
-    })
 }
 
 /// A write waiting for its turn: runs inside the batch's transaction and answers with the number
@@ -323,9 +286,9 @@ impl Store {
         id: &str,
         first: usize,
         moves: &[String],
-        result: Option<&str>,
+        result: Option<GameResult>,
     ) -> Result<(), StoreError> {
-        let (id, moves, result) = (id.to_string(), moves.to_vec(), result.map(str::to_string));
+        let (id, moves, result) = (id.to_string(), moves.to_vec(), result.map(StoredResult));
         self.write(move |tx| {
             for (i, m) in moves.iter().enumerate() {
                 tx.execute(
@@ -357,13 +320,13 @@ impl Store {
         Ok(())
     }
 
-    /// Gives a free seat (`B` or `A`) to `token`; false when the seat was already taken (checked in
+    /// Gives a free seat to `token`; false when the seat was already taken (checked in
     /// the same statement, so two friends racing for one seat cannot both get it).
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
-    pub fn take_seat(&self, id: &str, seat: char, token: &str) -> Result<bool, StoreError> {
-        let sql = if seat == 'B' {
+    pub fn take_seat(&self, id: &str, seat: Side, token: &str) -> Result<bool, StoreError> {
+        let sql = if seat == Side::B {
             "UPDATE games SET token_b = ?2, updated = ?3 WHERE id = ?1 AND token_b IS NULL"
         } else {
             "UPDATE games SET token_a = ?2, updated = ?3 WHERE id = ?1 AND token_a IS NULL"
@@ -372,16 +335,16 @@ impl Store {
         Ok(self.write(move |c| c.execute(sql, params![id, token, now()]))? == 1)
     }
 
-    /// Records a resignation and the result.
+    /// Records a resignation or a loss on time, and the result.
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
-    pub fn resign(&self, id: &str, seat: char, result: &str) -> Result<(), StoreError> {
-        let (id, result) = (id.to_string(), result.to_string());
+    pub fn forfeit(&self, id: &str, forfeit: Forfeit, result: GameResult) -> Result<(), StoreError> {
+        let id = id.to_string();
         self.write(move |c| {
             c.execute(
                 "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4 WHERE id = ?1",
-                params![id, seat.to_string(), result, now()],
+                params![id, forfeit, StoredResult(result), now()],
             )
         })?;
         Ok(())
@@ -435,12 +398,11 @@ impl Store {
         )?;
         let rows = stmt
             .query_map(params![limit as i64, offset as i64], |r| {
-                let result: Option<String> = r.get(2)?;
+                let result: Option<StoredResult> = r.get(2)?;
                 Ok(Summary {
                     id: r.get(0)?,
                     mode: r.get(1)?,
-                    outcome: result.as_deref().and_then(outcome_of),
-                    result,
+                    outcome: result.map(|r| ResultView::from(r.0)),
                     moves: r.get(3)?,
                     updated: r.get(4)?,
                 })
@@ -475,31 +437,10 @@ impl Store {
 mod tests {
     use super::*;
 
-    /// Every way a result is written by vlt-core reads back into the same parts.
-    #[test]
-    fn outcomes_read_back_from_result_texts() {
-        use vlt_core::{ByPlayer, GameResult, Player, Termination};
-        for (winner, score, termination, resigned) in [
-            (Some(Player::B), (32, 28), Termination::EmptyBoard, None),
-            (None, (25, 25), Termination::Repetition, None),
-            (Some(Player::A), (0, 1), Termination::Resignation(Player::B), Some("B")),
-            (Some(Player::B), (10, 12), Termination::TimeForfeit(Player::A), None),
-        ] {
-            let r = GameResult { winner, score: ByPlayer::new(score.0, score.1), termination };
-            let o = outcome_of(&r.to_string()).expect("readable");
-            assert_eq!(o.winner, winner.map(|p| p.to_string()), "{r}");
-            assert_eq!((o.score_b, o.score_a), score, "{r}");
-            assert_eq!(o.termination, termination.as_str(), "{r}");
-            assert_eq!(o.resigned.as_deref(), resigned, "{r}");
-        }
-        assert_eq!(outcome_of("nonsense"), None);
-        assert_eq!(outcome_of("C wins 1-2 (empty board)"), None);
-    }
-
     fn row(id: &str) -> GameRow {
         GameRow {
             id: id.into(),
-            mode: "online".into(),
+            mode: Mode::Online,
             start: "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".into(),
             level: None,
             computer: None,
@@ -560,9 +501,9 @@ mod tests {
     fn a_seat_is_taken_once_and_moves_append_and_truncate() {
         let s = Store::in_memory().unwrap();
         s.insert_game(&row("g"), &[]).unwrap();
-        assert!(s.take_seat("g", 'A', "t1").unwrap());
-        assert!(!s.take_seat("g", 'A', "t2").unwrap());
-        assert!(!s.take_seat("g", 'B', "t3").unwrap());
+        assert!(s.take_seat("g", Side::A, "t1").unwrap());
+        assert!(!s.take_seat("g", Side::A, "t2").unwrap());
+        assert!(!s.take_seat("g", Side::B, "t3").unwrap());
         s.append_moves("g", 0, &["1B".into(), "2A".into()], None).unwrap();
         // The same ply twice is refused by the primary key, so a race cannot fork a game.
         assert!(s.append_moves("g", 1, &["3A".into()], None).is_err());
@@ -573,7 +514,13 @@ mod tests {
         // The game was last changed just now, so it counts; one changed before it would not.
         assert_eq!(s.open_games_since(now() - 60).unwrap(), 1);
         assert_eq!(s.open_games_since(now() + 60).unwrap(), 0);
-        s.resign("g", 'B', "A wins").unwrap();
+        let won = GameResult {
+            winner: Some(vlt_core::Player::A),
+            score: vlt_core::ByPlayer::new(0, 0),
+            termination: vlt_core::Termination::Resignation(vlt_core::Player::B),
+        };
+        s.forfeit("g", Forfeit { side: Side::B, time: false }, won).unwrap();
+        assert_eq!(s.load("g").unwrap().unwrap().0.result, Some(StoredResult(won)));
         assert_eq!(s.open_games().unwrap(), 0);
         assert_eq!(s.finished(10, 0).unwrap()[0].id, "g");
     }

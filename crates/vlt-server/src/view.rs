@@ -1,6 +1,7 @@
 //! The JSON shapes the API sends: a game as the page draws it, and each move as the page animates
 //! it. Documented in `docs/api.md`.
 
+use crate::kinds::{End, Mode, Side};
 use serde::Serialize;
 use vlt_core::{Game, GameResult, Hole, MoveOutcome, Player, Position, Termination};
 
@@ -13,7 +14,7 @@ pub struct PlyView {
     #[serde(rename = "move")]
     pub mv: String,
     /// Who moved.
-    pub mover: String,
+    pub mover: Side,
     /// The hole emptied.
     pub from: String,
     /// The number of stones sown.
@@ -36,7 +37,7 @@ impl PlyView {
         PlyView {
             n,
             mv: o.sowing.from.to_string(),
-            mover: o.mover.to_string(),
+            mover: o.mover.into(),
             from: o.sowing.from.to_string(),
             stones: o.sowing.stones,
             sown: o.sowing.holes().map(name).collect(),
@@ -47,35 +48,33 @@ impl PlyView {
     }
 }
 
-/// A finished game's result (R6, R7, or a resignation).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+/// A finished game's result (R6, R7, a resignation or a clock run out), in keys the page says in
+/// its own language.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub struct ResultView {
-    /// `B`, `A`, or null for a draw.
-    pub winner: Option<String>,
-    /// `empty board`, `repetition`, `resignation` or `time forfeit`.
-    pub termination: String,
+    /// The winner, or null for a draw.
+    pub winner: Option<Side>,
+    /// How it ended.
+    pub termination: End,
     /// Who resigned, if that is how it ended.
-    pub resigned: Option<String>,
+    pub resigned: Option<Side>,
     /// Stones captured by B.
     pub score_b: u8,
     /// Stones captured by A.
     pub score_a: u8,
-    /// The result in words, e.g. `B wins 32-28 (empty board)`.
-    pub text: String,
 }
 
 impl From<GameResult> for ResultView {
     fn from(r: GameResult) -> Self {
         ResultView {
-            winner: r.winner.map(|p| p.to_string()),
-            termination: r.termination.as_str().to_string(),
+            winner: r.winner.map(Side::from),
+            termination: r.termination.into(),
             resigned: match r.termination {
-                Termination::Resignation(p) => Some(p.to_string()),
+                Termination::Resignation(p) => Some(p.into()),
                 _ => None,
             },
             score_b: r.score.b,
             score_a: r.score.a,
-            text: r.to_string(),
         }
     }
 }
@@ -98,8 +97,8 @@ pub enum SeatState {
 pub struct GameView {
     /// The game's id.
     pub id: String,
-    /// `computer`, `local` or `online`.
-    pub mode: String,
+    /// How the game is played.
+    pub mode: Mode,
     /// The computer's level, 1–10 (computer games).
     pub level: Option<u8>,
     /// The start position (N2).
@@ -109,7 +108,7 @@ pub struct GameView {
     /// Stones per hole in ring order.
     pub board: Vec<u8>,
     /// Who is to move.
-    pub to_move: String,
+    pub to_move: Side,
     /// Stones captured by B.
     pub captured_b: u8,
     /// Stones captured by A.
@@ -137,7 +136,7 @@ pub struct GameView {
 #[must_use]
 pub fn game_view(
     id: &str,
-    mode: &str,
+    mode: Mode,
     level: Option<u8>,
     seats: [SeatState; 2],
     game: &Game,
@@ -154,12 +153,12 @@ pub fn game_view(
         .collect();
     GameView {
         id: id.to_string(),
-        mode: mode.to_string(),
+        mode,
         level,
         start: game.start().to_string(),
         position: pos.to_string(),
         board: pos.board().to_vec(),
-        to_move: pos.to_move().to_string(),
+        to_move: pos.to_move().into(),
         captured_b: pos.captured(Player::B),
         captured_a: pos.captured(Player::A),
         legal: if over { Vec::new() } else { pos.legal_moves().map(|m| m.to_string()).collect() },

@@ -4,6 +4,8 @@
 //! behind is sent the whole game again rather than the updates it missed.
 
 use crate::hub::Hub;
+use crate::live::Live;
+use crate::seat::Seat;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -38,7 +40,7 @@ pub(crate) async fn upgrade(
     let seat = hub.seat_of(&id, &token).await?;
     let max = hub.bounds.max_message;
     Ok(ws.max_message_size(max).max_frame_size(max).on_upgrade(move |socket| async move {
-        run(socket, hub, live, id, token, seat.map(|s| s.name())).await;
+        run(socket, hub, live, id, token, seat).await;
     }))
 }
 
@@ -49,10 +51,10 @@ fn text(v: serde_json::Value) -> Message {
 async fn run(
     socket: WebSocket,
     hub: Arc<Hub>,
-    live: Arc<crate::hub::Live>,
+    live: Arc<Live>,
     id: String,
     token: String,
-    seat: Option<String>,
+    seat: Option<Seat>,
 ) {
     let mut rx = live.subscribe();
     let (mut tx, mut incoming) = socket.split();
@@ -62,9 +64,8 @@ async fn run(
         return;
     }
     // A seat holder's socket counts as that player being here, until it closes.
-    let _here = match seat.as_deref() {
-        Some("B") => Some(Presence::new(&live, vlt_core::Player::B)),
-        Some("A") => Some(Presence::new(&live, vlt_core::Player::A)),
+    let _here = match seat {
+        Some(Seat::One(p)) => Some(Presence::new(&live, p)),
         _ => None,
     };
     if _here.is_none() && tx.send(Message::Text(live.presence_message().into())).await.is_err() {
@@ -105,12 +106,12 @@ async fn run(
 
 /// A seat holder's open socket: counted while it lives.
 struct Presence<'a> {
-    live: &'a crate::hub::Live,
+    live: &'a Live,
     seat: vlt_core::Player,
 }
 
 impl<'a> Presence<'a> {
-    fn new(live: &'a crate::hub::Live, seat: vlt_core::Player) -> Presence<'a> {
+    fn new(live: &'a Live, seat: vlt_core::Player) -> Presence<'a> {
         live.set_present(seat, true);
         Presence { live, seat }
     }

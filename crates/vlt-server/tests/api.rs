@@ -203,7 +203,14 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
         assert!(plies(&game) < 2000, "the game does not end");
     }
     let result = reference.result().unwrap();
-    assert_eq!(game["result"]["text"], result.to_string());
+    let winner = result.winner.map(|w| w.to_string());
+    assert_eq!(game["result"]["winner"].as_str(), winner.as_deref(), "{}", game["result"]);
+    assert_eq!(game["result"]["score_b"], result.score.b);
+    assert_eq!(game["result"]["score_a"], result.score.a);
+    let key =
+        if result.termination == vlt_core::Termination::EmptyBoard { "empty_board" } else { "repetition" };
+    assert_eq!(game["result"]["termination"], key);
+    assert!(game["result"].get("text").is_none(), "keys, not sentences: {}", game["result"]);
     assert_eq!(game["legal"], json!([]));
     // After the end nobody moves.
     let (st, e) = s.post(&format!("/api/games/{id}/move"), json!({"token": tb, "move": "1"})).await;
@@ -217,6 +224,8 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
     assert_eq!(rec.game.moves(), reference.moves());
     let (_, list) = s.get("/api/games?limit=10").await;
     assert_eq!(list["games"][0]["id"], id.as_str());
+    assert_eq!(list["games"][0]["mode"], "online");
+    assert_eq!(list["games"][0]["outcome"], game["result"], "the archive says the result in the same keys");
     // Analysis is allowed once an online game is over.
     s.task.abort();
 }
@@ -279,6 +288,8 @@ async fn illegal_and_malicious_requests_are_refused_and_change_nothing() {
         json!({"mode": "chess"}),
         json!({"mode": "computer", "level": 11}),
         json!({"side": "C"}),
+        json!({"side": "b"}),
+        json!({"first": "both"}),
         json!({"position": "5,5,5/5 B 0 0"}),
         json!({"position": "0,0,0,0,0,0/0,0,0,0,0,0 B 30 30"}),
     ] {
@@ -422,13 +433,13 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
     forfeit.game = g2;
     let (st, imp) = s.post("/api/import", json!({"record": forfeit.to_string()})).await;
     assert_eq!(st, 201, "{imp}");
-    assert_eq!(imp["game"]["result"]["termination"], "time forfeit");
+    assert_eq!(imp["game"]["result"]["termination"], "time");
     let fid = imp["game"]["id"].as_str().unwrap().to_string();
     let (st, e) = s.post("/api/import", json!({"record": "[Start \"nonsense\"]\n1. 1B"})).await;
     assert_eq!(st, 400, "{e}");
     s.task.abort();
     let s = start(&dir.path().join("g.db"), Bounds { engine_ms: 200, ..Bounds::default() }).await;
-    assert_eq!(s.game(&fid).await["result"]["termination"], "time forfeit");
+    assert_eq!(s.game(&fid).await["result"]["termination"], "time");
     let (_, ex) = s.get("/api/examples").await;
     assert_eq!(ex["examples"][1]["ply"]["captured"], json!(["4B", "3B", "2B"]));
     s.task.abort();

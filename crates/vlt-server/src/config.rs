@@ -1,0 +1,34 @@
+//! The server's bounds and the fixed limits behind them.
+
+use std::time::Duration;
+
+/// The server's bounds.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// The largest request body, in bytes.
+    pub max_body: usize,
+    /// The largest WebSocket message, in bytes.
+    pub max_message: usize,
+    /// The most unfinished games at once; creating more is refused with 503. Games left
+    /// untouched for [`ABANDONED_AFTER`] no longer count (they stay playable).
+    pub max_open_games: usize,
+    /// The engine's thinking time for one move, hint or analysis, in milliseconds.
+    pub engine_ms: u64,
+    /// How many engine searches run at once (each on its own blocking thread).
+    pub engine_threads: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_body: 64 * 1024,
+            max_message: 4096,
+            max_open_games: 10_000,
+            engine_ms: 1500,
+            engine_threads: 2,
+        }
+    }
+}
+
+/// An unfinished game untouched for this long counts as abandoned for the open-games bound.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(30 * 24 * 3600);

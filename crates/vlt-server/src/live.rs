@@ -1,0 +1,134 @@
+//! A game in memory: its stored row, the rules' view of it, its change counter, and the channel
+//! its watchers listen on (with who of the players is connected).
+
+use crate::error::ApiError;
+use crate::seat::{Seat, seat_of, seat_states};
+use crate::store::GameRow;
+use crate::view::{GameView, game_view};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+use vlt_core::{Game, Move, Player, Position};
+
+/// A game's state, behind the game's lock.
+#[derive(Debug)]
+pub struct LiveGame {
+    pub(crate) row: GameRow,
+    pub(crate) game: Game,
+    pub(crate) version: u64,
+    epoch: Arc<str>,
+}
+
+impl LiveGame {
+    /// The game as the page draws it.
+    #[must_use]
+    pub fn view(&self) -> GameView {
+        game_view(
+            &self.row.id,
+            self.row.mode,
+            self.row.level,
+            seat_states(&self.row),
+            &self.game,
+            (self.version, &self.epoch),
+        )
+    }
+
+    /// The seat `token` holds.
+    #[must_use]
+    pub fn seat(&self, token: &str) -> Option<Seat> {
+        seat_of(&self.row, token)
+    }
+
+    /// The seat the computer plays, if any.
+    #[must_use]
+    pub fn computer(&self) -> Option<Player> {
+        self.row.computer.map(Player::from)
+    }
+
+    /// Whether the game goes on with the computer to move.
+    #[must_use]
+    pub fn computer_to_move(&self) -> bool {
+        !self.game.is_over() && self.computer() == Some(self.game.position().to_move())
+    }
+}
+
+/// A live game and the channel its watchers listen on.
+#[derive(Debug)]
+pub struct Live {
+    pub(crate) state: tokio::sync::Mutex<LiveGame>,
+    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    /// Open sockets of each seat holder, B then A: whether the opponent is there.
+    present: std::sync::Mutex<[usize; 2]>,
+}
+
+impl Live {
+    /// A game now in memory, as `row` and `game` say, at version 0 of this run.
+    #[must_use]
+    pub fn new(row: GameRow, game: Game, epoch: &Arc<str>) -> Live {
+        Live {
+            state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(epoch) }),
+            tx: broadcast::channel(64).0,
+            present: std::sync::Mutex::new([0; 2]),
+        }
+    }
+
+    /// Notes a seat holder's socket opening (`open`) or closing, and tells every watcher.
+    pub fn set_present(&self, seat: Player, open: bool) {
+        {
+            let mut n = self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let i = usize::from(seat == Player::A);
+            n[i] = if open { n[i] + 1 } else { n[i].saturating_sub(1) };
+        }
+        self.send(self.presence_message());
+    }
+
+    /// Whether `seat`'s holder has a socket open now.
+    #[must_use]
+    pub fn is_present(&self, seat: Player) -> bool {
+        self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[usize::from(seat == Player::A)]
+            > 0
+    }
+
+    /// Who is connected now, as the socket message `{"type":"presence","seats":{"B":…,"A":…}}`.
+    #[must_use]
+    pub fn presence_message(&self) -> String {
+        let n = *self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        serde_json::json!({ "type": "presence", "seats": { "B": n[0] > 0, "A": n[1] > 0 } }).to_string()
+    }
+
+    /// Sends `msg` to every watcher (nobody watching is fine).
+    pub fn send(&self, msg: String) {
+        let _ = self.tx.send(Arc::from(msg));
+    }
+
+    /// Tells every watcher the game changed. Each change is broadcast exactly once, after its
+    /// version was bumped.
+    pub fn broadcast(&self, view: &GameView) {
+        self.send(serde_json::json!({ "type": "update", "game": view }).to_string());
+    }
+
+    /// A receiver of this game's updates (JSON text messages).
+    #[must_use]
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.tx.subscribe()
+    }
+}
+
+/// Rebuilds a game from its stored start, moves and forfeit (restart resumes every game).
+///
+/// # Errors
+/// [`ApiError::Internal`] when the stored game does not replay.
+pub fn rebuild(row: &GameRow, moves: &[String]) -> Result<Game, ApiError> {
+    let start: Position =
+        row.start.parse().map_err(|e| ApiError::Internal(format!("stored start of {}: {e}", row.id)))?;
+    let mut game = Game::new(start);
+    for m in moves {
+        let mv: Move =
+            m.parse().map_err(|e| ApiError::Internal(format!("stored move of {}: {e}", row.id)))?;
+        game.play(mv).map_err(|e| ApiError::Internal(format!("stored move {m} of {}: {e}", row.id)))?;
+    }
+    if let Some(f) = row.resigned {
+        let p = Player::from(f.side);
+        let _ = if f.time { game.lose_on_time(p) } else { game.resign(p) };
+    }
+    Ok(game)
+}
