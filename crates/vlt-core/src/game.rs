@@ -1,6 +1,7 @@
 //! A game with its history: repetition (R7), undo and redo, and the result (R6, R7).
 
 use crate::position::{IllegalMoveError, MoveOutcome};
+use crate::repetition::Repetitions;
 use crate::{ByPlayer, Move, Player, Position};
 use std::fmt;
 
@@ -115,6 +116,8 @@ pub struct Game {
     outcomes: Vec<MoveOutcome>,
     redo: Vec<Move>,
     result: Option<GameResult>,
+    /// The positions since the last capture, for R7 (boxed: a game stays small to move around).
+    reps: Box<Repetitions>,
 }
 
 impl Default for Game {
@@ -133,6 +136,7 @@ impl Game {
             outcomes: Vec::new(),
             redo: Vec::new(),
             result: None,
+            reps: Box::new(Repetitions::new(start)),
         };
         g.result = g.natural_result();
         g
@@ -183,8 +187,7 @@ impl Game {
     /// How many times the current position (board and player to move) has occurred (R7).
     #[must_use]
     pub fn repetitions(&self) -> usize {
-        let key = self.position().repetition_key();
-        self.since_last_capture().iter().filter(|p| p.repetition_key() == key).count()
+        self.reps.occurrences()
     }
 
     /// The positions since the last capture, the current one last: the only ones that can repeat
@@ -215,7 +218,9 @@ impl Game {
         if let Some(r) = self.result {
             return Err(PlayError::Finished(r));
         }
-        let (after, outcome) = self.position().play_traced(mv)?;
+        let before = self.position();
+        let (after, outcome) = before.play_traced(mv)?;
+        self.reps.push(after, after.stones_on_board() != before.stones_on_board());
         self.positions.push(after);
         self.moves.push(mv);
         self.outcomes.push(outcome);
@@ -234,6 +239,7 @@ impl Game {
         let mv = self.moves.pop()?;
         self.positions.pop();
         self.outcomes.pop();
+        *self.reps = Repetitions::from_positions(self.since_last_capture());
         self.redo.push(mv);
         self.result = self.natural_result();
         Some(mv)

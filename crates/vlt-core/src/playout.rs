@@ -2,7 +2,7 @@
 //! Carlo search. The random source is a small deterministic generator passed in by the caller, so
 //! the crate stays free of hidden randomness.
 
-use crate::Position;
+use crate::{Position, Repetitions};
 
 /// A small, fast deterministic pseudo-random generator (SplitMix64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,25 +63,12 @@ pub struct Playout {
 /// third occurrence). `keys` is scratch space (the positions since the last capture), reused
 /// across calls so a playout allocates nothing once it has grown.
 pub fn random_playout(start: Position, rng: &mut SplitMix64, keys: &mut Vec<u128>) -> Playout {
-    // R7 compares boards and players to move; between two captures the captured counts are fixed,
-    // so the whole position stands for its repetition key, and the list starts afresh at each
-    // capture. A 256-bit filter of the list says "new" for most positions without scanning it.
-    #[inline(always)]
-    fn bit(key: u128) -> (usize, u64) {
-        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
-        ((h >> 6) as usize, 1u64 << (h & 63))
-    }
-    // The generator and the list live in locals for the game, not behind the references.
+    // The generator and the history live in locals for the game, not behind the references.
     let mut r = *rng;
-    let mut list = std::mem::take(keys);
-    let mut seen = [0u64; 4];
+    let mut reps = Repetitions::with_buffer(start, std::mem::take(keys));
     let mut p = start;
     let mut legal = p.legal_moves();
     let mut moves = 0;
-    list.clear();
-    list.push(p.bits());
-    let (w, b) = bit(p.bits());
-    seen[w] |= b;
     let repetition = loop {
         if legal.is_empty() {
             break false;
@@ -91,19 +78,12 @@ pub fn random_playout(start: Position, rng: &mut SplitMix64, keys: &mut Vec<u128
         p = next;
         legal = next_legal;
         moves += 1;
-        let key = p.bits();
-        let (w, b) = bit(key);
-        if taken > 0 {
-            list.clear();
-            seen = [0; 4];
-        } else if seen[w] & b != 0 && list.iter().filter(|&&k| k == key).take(2).count() == 2 {
+        if reps.push(p, taken > 0) >= 3 {
             break true;
         }
-        seen[w] |= b;
-        list.push(key);
     };
     *rng = r;
-    *keys = list;
+    *keys = reps.into_buffer();
     Playout { end: p, moves, repetition }
 }
 

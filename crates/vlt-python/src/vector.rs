@@ -11,43 +11,32 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use std::sync::Arc;
 use vlt_core::playout::SplitMix64;
-use vlt_core::{Move, Player, Position};
+use vlt_core::{Move, Player, Position, Repetitions};
 use vlt_tablebase::Tablebase;
 
-/// One game of the batch: its position and what R7 needs of its history, the positions since the
-/// last capture (as `vlt_core::Game` keeps them, and as `vlt_core::playout` does in its own hot
-/// loop: a list of repetition keys behind a 256-bit filter, reused without allocating).
-#[derive(Clone, Default)]
+/// One game of the batch: its position and what R7 needs of its history (vlt-core's
+/// `Repetitions`, which `vlt_core::Game` keeps too: one count of occurrences for both).
+#[derive(Clone)]
 struct Slot {
     pos: Position,
-    keys: Vec<u128>,
-    seen: [u64; 4],
+    reps: Repetitions,
     plies: u32,
     over: bool,
 }
 
-impl Slot {
-    #[inline(always)]
-    fn bit(key: u128) -> (usize, u64) {
-        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
-        ((h >> 6) as usize, 1u64 << (h & 63))
+impl Default for Slot {
+    fn default() -> Self {
+        Slot { pos: Position::START, reps: Repetitions::new(Position::START), plies: 0, over: false }
     }
+}
 
+impl Slot {
     /// Starts again from `pos`.
     fn start(&mut self, pos: Position) {
         self.pos = pos;
-        self.keys.clear();
-        self.seen = [0; 4];
+        self.reps.restart(pos);
         self.plies = 0;
         self.over = pos.is_game_over();
-        self.remember();
-    }
-
-    fn remember(&mut self) {
-        let key = self.pos.repetition_key();
-        let (w, b) = Slot::bit(key);
-        self.seen[w] |= b;
-        self.keys.push(key);
     }
 
     /// Plays a legal move; returns the stones captured. Ends the game on an empty board (R6) or
@@ -57,19 +46,7 @@ impl Slot {
         let (next, taken, legal) = self.pos.play_with_moves(mv);
         self.pos = next;
         self.plies += 1;
-        if taken > 0 {
-            // R7: nothing before a capture can occur again after it.
-            self.keys.clear();
-            self.seen = [0; 4];
-        } else {
-            let key = next.repetition_key();
-            let (w, b) = Slot::bit(key);
-            if self.seen[w] & b != 0 && self.keys.iter().filter(|&&k| k == key).take(2).count() == 2 {
-                self.over = true;
-            }
-        }
-        self.over |= legal.is_empty();
-        self.remember();
+        self.over = self.reps.push(next, taken > 0) >= 3 || legal.is_empty();
         taken
     }
 
@@ -113,6 +90,7 @@ enum Reward {
 #[pyclass(name = "VectorGames", module = "vlt.vector")]
 pub struct VectorGames {
     games: Vec<Slot>,
+    start: Position,
     rng: SplitMix64,
     reward: Reward,
     random_plies: u32,
@@ -157,7 +135,7 @@ impl VectorGames {
     /// Starts game `i` anew: the start position and `random_plies` random moves (fewer if the
     /// game would end).
     fn new_game(&mut self, i: usize) {
-        let mut pos = Position::START;
+        let mut pos = self.start;
         for _ in 0..self.random_plies {
             let next = pos.play_unchecked(random_move(pos, &mut self.rng));
             if next.is_game_over() {
@@ -202,10 +180,12 @@ macro_rules! out {
 #[pymethods]
 impl VectorGames {
     /// `n` games (1 to 2^24), seeded by `seed` (for `random_plies` random opening moves at each
-    /// reset), rewards `"captures"` or `"win"`, games cut after `max_moves` moves, and optionally
-    /// exact values from a `vlt.Tablebase`.
+    /// reset), rewards `"captures"` or `"win"`, games cut after `max_moves` moves, optionally
+    /// exact values from a `vlt.Tablebase`, each game starting at `start` (N2 text or a
+    /// `vlt.Position`; the start position by default).
     #[new]
-    #[pyo3(signature = (n, seed = 0, reward = "captures", random_plies = 0, max_moves = 1000, tablebase = None))]
+    #[pyo3(signature = (n, seed = 0, reward = "captures", random_plies = 0, max_moves = 1000, tablebase = None, start = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         n: usize,
@@ -214,7 +194,15 @@ impl VectorGames {
         random_plies: u32,
         max_moves: usize,
         tablebase: Option<PyRef<'_, PyTablebase>>,
+        start: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let start = match start {
+            Some(s) => crate::position::position_arg(s)?,
+            None => Position::START,
+        };
+        if start.is_game_over() {
+            return Err(value_error(format!("start: the game is over in {start}")));
+        }
         if !(1..=1 << 24).contains(&n) {
             return Err(value_error(format!("n {n} is out of range 1-16777216")));
         }
@@ -233,6 +221,7 @@ impl VectorGames {
         let tb = tablebase.map(|t| t.tables());
         let mut v = VectorGames {
             games: Vec::new(),
+            start,
             rng: SplitMix64(seed),
             reward,
             random_plies,

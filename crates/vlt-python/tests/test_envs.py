@@ -165,6 +165,42 @@ def test_vector_games_arrays_and_rules():
     assert ended >= 5
 
 
+def test_vector_games_end_as_vlt_game_does_r7():
+    # Every game of the batch in lockstep with a vlt.Game: half follow R7's example cycle (which
+    # ends by the third occurrence), half play random moves (which end on an empty board).
+    from vlt.vector import VectorGames, random_actions
+
+    start = "1,0,1,0,1,0/1,2,0,1,2,0 A 25 26"
+    cycle = "5A 1B 2A 3B 4A 5B 6A 2B 1A 4B 3A 6B".split()
+    n = 8
+    v = VectorGames(n, start=start, reward="win")
+    games = [vlt.Game(start) for _ in range(n)]
+    rng = np.random.default_rng(5)
+    ends = {"repetition": 0, "empty board": 0}
+    for _ in range(300):
+        a = random_actions(v.legal_mask(), rng)
+        for i in range(n // 2):
+            a[i] = int(cycle[len(games[i].moves) % len(cycle)][0]) - 1
+        obs, rewards, dones = v.step(a)
+        for i, g in enumerate(games):
+            mover = g.position.to_move
+            g.play(f"{a[i] + 1}{mover}")
+            assert dones[i] == g.is_over, (i, g.moves)
+            if g.is_over:
+                r = g.result
+                ends[r["termination"]] += 1
+                assert (r["termination"] == "repetition") == (i < n // 2)
+                assert v.winners[i] == {"B": 0, "A": 1, None: -1}[r["winner"]]
+                assert rewards[i] == (0 if r["winner"] is None else 1 if r["winner"] == mover else -1)
+                games[i] = vlt.Game(start)
+            else:
+                assert rewards[i] == 0
+            assert v.position(i) == games[i].position
+    assert ends["repetition"] >= 4 * 12 and ends["empty board"] >= 4
+    with pytest.raises(ValueError, match="the game is over"):
+        VectorGames(2, start="0,0,0,0,0,0/0,0,0,0,0,0 B 30 30")
+
+
 def test_vector_games_openings_and_cut():
     # Random openings and the cut at max_moves: games end (or are cut) and start again.
     from vlt.vector import VectorGames, random_actions
