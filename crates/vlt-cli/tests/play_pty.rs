@@ -39,12 +39,22 @@ struct Vlt {
     screen: Screen,
 }
 
+/// The real `vlt` with `args`, its settings in a folder of its own (none of the user's).
 fn start(args: &[&str]) -> Vlt {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("vlt-pty-config-{}-{n}", std::process::id()));
+    start_with(args, &dir)
+}
+
+/// The real `vlt` with `args`, its settings under `config` (as `XDG_CONFIG_HOME`).
+fn start_with(args: &[&str], config: &std::path::Path) -> Vlt {
     let pty = native_pty_system();
     let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
     cmd.args(args);
     cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_CONFIG_HOME", config);
     let child = pair.slave.spawn_command(cmd).expect("vlt starts");
     drop(pair.slave);
     let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
@@ -175,4 +185,49 @@ fn sigterm_restores_the_terminal() {
     assert!(killed.success());
     assert!(child.wait().unwrap().success());
     screen.wait(5, "the normal screen", |_| !screen.parser.lock().unwrap().screen().alternate_screen());
+}
+
+/// The settings screen (o) changes the language and the evaluation bar at once; they are written
+/// to the configuration folder, and the next run starts with them; a flag still wins.
+#[test]
+fn settings_are_changed_in_the_program_and_remembered() {
+    let config = std::env::temp_dir().join(format!("vlt-pty-settings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&config);
+    let Vlt { mut child, master: _master, mut keys, screen } =
+        start_with(&["play", "--opponent", "human", "--no-menu"], &config);
+    let mut send = |s: &str| {
+        keys.write_all(s.as_bytes()).unwrap();
+        keys.flush().unwrap();
+    };
+    screen.wait(20, "the board", |t| t.contains("Player B to move"));
+    send("o");
+    screen.wait(10, "the settings", |t| t.contains("Settings") && t.contains("◀ English ▶"));
+    // Right arrow: Spanish at once; down twice and Enter: the evaluation bar.
+    send("\x1b[C");
+    screen.wait(10, "Spanish", |t| t.contains("Ajustes") && t.contains("◀ Español ▶"));
+    send("\x1b[B\x1b[B\r");
+    screen.wait(10, "the bar on", |t| t.contains("◀ sí ▶"));
+    send("\x1b");
+    screen.wait(10, "the game in Spanish", |t| t.contains("Jugadas") && !t.contains("Ajustes"));
+    send("q");
+    assert!(child.wait().unwrap().success());
+    let file = std::fs::read_to_string(config.join("vlt").join("play.json")).expect("the settings file");
+    assert!(file.contains("\"es\"") && file.contains("\"eval\": true"), "{file}");
+
+    // The next run is in Spanish with the bar shown; --lang wins over the stored language.
+    let Vlt { mut child, master: _master, mut keys, screen } =
+        start_with(&["play", "--opponent", "human", "--no-menu"], &config);
+    screen.wait(20, "Spanish again, with the bar", |t| {
+        t.contains("Jugadas") && t.contains("Resultado final previsto")
+    });
+    keys.write_all(b"q").unwrap();
+    keys.flush().unwrap();
+    assert!(child.wait().unwrap().success());
+    let Vlt { mut child, master: _master, mut keys, screen } =
+        start_with(&["play", "--opponent", "human", "--no-menu", "--lang", "de"], &config);
+    screen.wait(20, "German by the flag", |t| t.contains("Züge"));
+    keys.write_all(b"q").unwrap();
+    keys.flush().unwrap();
+    assert!(child.wait().unwrap().success());
+    std::fs::remove_dir_all(&config).ok();
 }

@@ -41,15 +41,22 @@ pub struct Anim {
 
 /// The frames of a move from `before` (R3: one stone per hole from the next one on, the starting
 /// hole included on full laps; R4: the captured holes flash, then empty into the mover's store).
+#[cfg(test)]
 pub fn frames(before: Position, outcome: MoveOutcome) -> Vec<(Frame, Duration)> {
+    paced_frames(before, outcome, 100)
+}
+
+/// The frames of a move, each shown for `percent` of its normal time (the speed setting).
+pub fn paced_frames(before: Position, outcome: MoveOutcome, percent: u32) -> Vec<(Frame, Duration)> {
+    let pace = |d: Duration| d * percent / 100;
     let mut board = before.board();
     let mut stores = before.captures();
     let from = outcome.sowing.from;
     let stones = outcome.sowing.stones;
-    let per = if usize::from(stones) > HOLES { STONE_FAST } else { STONE };
+    let per = pace(if usize::from(stones) > HOLES { STONE_FAST } else { STONE });
     let mut hand = stones;
     board[from.index()] = 0;
-    let mut out = vec![(Frame { board, stores, hand, focus: Some(from), flash: 0 }, LIFT)];
+    let mut out = vec![(Frame { board, stores, hand, focus: Some(from), flash: 0 }, pace(LIFT))];
     for h in outcome.sowing.holes() {
         board[h.index()] += 1;
         hand -= 1;
@@ -59,21 +66,22 @@ pub fn frames(before: Position, outcome: MoveOutcome) -> Vec<(Frame, Duration)> 
         let mask = outcome.capture.holes().fold(0u16, |m, h| m | 1 << h.index());
         for i in 0..FLASHES {
             let flash = if i % 2 == 0 { mask } else { 0 };
-            out.push((Frame { board, stores, hand: 0, focus: None, flash }, FLASH));
+            out.push((Frame { board, stores, hand: 0, focus: None, flash }, pace(FLASH)));
         }
         for h in outcome.capture.holes() {
             board[h.index()] = 0;
         }
         stores[outcome.mover] += outcome.capture.stones;
-        out.push((Frame { board, stores, hand: 0, focus: None, flash: 0 }, FLASH));
+        out.push((Frame { board, stores, hand: 0, focus: None, flash: 0 }, pace(FLASH)));
     }
     out
 }
 
 impl Anim {
-    /// Starts animating `outcome`, played from `before`, at `now`.
-    pub fn new(before: Position, outcome: MoveOutcome, now: Instant) -> Anim {
-        Anim { frames: frames(before, outcome), start: now, mover: outcome.mover }
+    /// Starts animating `outcome`, played from `before`, at `now`, each frame shown for
+    /// `percent` of its normal time.
+    pub fn new(before: Position, outcome: MoveOutcome, now: Instant, percent: u32) -> Anim {
+        Anim { frames: paced_frames(before, outcome, percent), start: now, mover: outcome.mover }
     }
 
     /// The frame to show at `now`, or `None` once the animation is over.
@@ -136,7 +144,7 @@ mod tests {
         let before = Position::START;
         let (_, outcome) = before.play_traced("1B".parse().unwrap()).unwrap();
         let t0 = Instant::now();
-        let a = Anim::new(before, outcome, t0);
+        let a = Anim::new(before, outcome, t0, 100);
         assert_eq!(a.frame(t0).unwrap().hand, 5);
         assert_eq!(a.frame(t0 + LIFT).unwrap().hand, 4);
         assert!(a.frame(t0 + a.duration()).is_none());

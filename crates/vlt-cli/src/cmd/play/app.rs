@@ -3,13 +3,17 @@
 //! here, so tests drive it directly; time comes in as an argument.
 
 use super::anim::{Anim, Frame};
+use super::example::Stepper;
 use super::i18n::Catalog;
+use super::prefs::Prefs;
 pub use super::setup::{Opponent, Setup};
 use super::words::{describe_move, player_name, replay_text, result_text};
 use super::worker::{Job, Reply, Request, Worker};
 use std::time::{Duration, Instant};
 use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position, Record};
 use vlt_engine::Level;
+
+mod screens;
 
 /// The least time the computer seems to think, so its move does not land before the player has
 /// seen their own.
@@ -53,8 +57,11 @@ pub enum Mode {
     Menu(usize),
     /// The game.
     Play,
-    /// The rules screen, a page shown (0: the rules, 1..: the worked examples).
+    /// The rules screen, a page shown (0: the rules, 1..: the worked examples, stepped on the
+    /// board).
     Rules(usize),
+    /// The settings screen, a row selected.
+    Settings(usize),
     /// Typing a file name.
     Prompt(PromptKind, String),
     /// Asking whether to resign.
@@ -104,6 +111,8 @@ pub enum Action {
     Replay,
     /// The rules screen.
     Rules,
+    /// The settings screen.
+    Settings,
     /// Yes (confirmations).
     Yes,
     /// Escape: leave the current screen.
@@ -188,6 +197,14 @@ pub struct App {
     pub area: ratatui::layout::Rect,
     /// Counts ticks, for the thinking indicator.
     pub ticks: u64,
+    /// The remembered settings.
+    pub prefs: Prefs,
+    /// Where the settings are remembered (`None`: nowhere, as in tests).
+    prefs_path: Option<std::path::PathBuf>,
+    /// The screen the settings screen goes back to.
+    settings_back: Mode,
+    /// The worked example of the rules page shown.
+    pub stepper: Option<Stepper>,
     worker: Option<Worker>,
     /// What the animated move did, told once the animation has shown it.
     after_anim: Option<String>,
@@ -235,6 +252,10 @@ impl App {
             file: "game.vlt".to_string(),
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,
+            prefs: Prefs::default(),
+            prefs_path: None,
+            settings_back: Mode::Play,
+            stepper: None,
             worker: match engine {
                 #[cfg(test)]
                 EngineThread::Off => None,
@@ -249,6 +270,36 @@ impl App {
             app.new_game(Instant::now());
         }
         app
+    }
+
+    /// Takes the remembered settings (read from `path`, where changes are written): the
+    /// evaluation bar and the animation follow them. The language is the caller's to choose,
+    /// since a command-line flag wins over it.
+    pub fn use_prefs(&mut self, prefs: Prefs, path: Option<std::path::PathBuf>) {
+        self.show_eval = prefs.eval;
+        self.prefs = prefs;
+        self.prefs_path = path;
+        if self.show_eval && self.eval.is_none() && self.awaiting_human() {
+            self.request(Job::Eval, Instant::now());
+        }
+    }
+
+    /// Where the settings are remembered, if anywhere.
+    pub fn prefs_path(&self) -> Option<&std::path::Path> {
+        self.prefs_path.as_deref()
+    }
+
+    /// Writes the settings where they are remembered; a failure is said, not fatal.
+    fn save_prefs(&mut self) {
+        let Some(path) = &self.prefs_path else { return };
+        if let Err(e) = self.prefs.save(path) {
+            self.say(self.cat.f("settings_failed", &[("error", &e)]));
+        }
+    }
+
+    /// How long animation frames last, in percent of normal; 0 when moves show at once.
+    pub fn pace(&self) -> u32 {
+        if self.setup.animate { self.prefs.speed.percent() } else { 0 }
     }
 
     /// Tells the user something: the latest message, kept in the log.
@@ -347,8 +398,8 @@ impl App {
         let outcome = self.game.play(mv)?;
         self.end_anim();
         let text = describe_move(&self.cat, &self.setup, &self.game, mv, outcome);
-        if self.setup.animate {
-            self.anim = Some(Anim::new(before, outcome, now));
+        if self.pace() > 0 {
+            self.anim = Some(Anim::new(before, outcome, now, self.pace()));
             self.after_anim = Some(text);
         } else {
             self.say(text);
@@ -437,14 +488,8 @@ impl App {
         match self.mode.clone() {
             Mode::Menu(row) => self.act_menu(row, action, now),
             Mode::Play => self.act_play(action, now),
-            Mode::Rules(page) => match action {
-                Action::Left | Action::Up => self.mode = Mode::Rules(page.saturating_sub(1)),
-                Action::Right | Action::Down | Action::Enter => {
-                    self.mode = Mode::Rules((page + 1).min(vlt_core::examples::WORKED_EXAMPLES.len()))
-                }
-                Action::Quit | Action::Back | Action::Rules => self.mode = Mode::Play,
-                _ => {}
-            },
+            Mode::Rules(page) => self.act_rules(page, action, now),
+            Mode::Settings(row) => self.act_settings(row, action, now),
             Mode::Prompt(kind, mut text) => match action {
                 Action::Char(c) => {
                     text.push(c);
@@ -528,6 +573,7 @@ impl App {
                 self.setup.opponent = Opponent::Computer(Level::new(n).expect("1..=10"));
             }
             Action::Enter | Action::Yes => self.new_game(now),
+            Action::Settings => self.open_settings(),
             // Esc goes back to the game; before any game it starts one (so that a computer that
             // moves first does).
             Action::Back if self.game.moves().is_empty() => self.new_game(now),
@@ -567,12 +613,8 @@ impl App {
                     self.say(self.cat.t("hint_unavailable"));
                 }
             }
-            Action::Eval => {
-                self.show_eval = !self.show_eval;
-                if self.show_eval && self.eval.is_none() && self.awaiting_human() {
-                    self.request(Job::Eval, now);
-                }
-            }
+            Action::Eval => self.toggle_eval(now),
+            Action::Settings => self.open_settings(),
             Action::New => self.mode = Mode::Menu(MENU_ROWS.len() - 1),
             Action::Resign => {
                 if self.game.is_over() {
@@ -590,9 +632,19 @@ impl App {
                 self.mode = Mode::Replay(0);
                 self.message = replay_text(&self.cat, &self.setup, &self.game, 0);
             }
-            Action::Rules => self.mode = Mode::Rules(0),
+            Action::Rules => self.turn_rules(0),
             Action::Quit | Action::Back => self.quit = true,
             _ => {}
+        }
+    }
+
+    /// Shows or hides the evaluation bar, and remembers the choice.
+    fn toggle_eval(&mut self, now: Instant) {
+        self.show_eval = !self.show_eval;
+        self.prefs.eval = self.show_eval;
+        self.save_prefs();
+        if self.show_eval && self.eval.is_none() && self.awaiting_human() {
+            self.request(Job::Eval, now);
         }
     }
 

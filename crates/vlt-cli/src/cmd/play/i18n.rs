@@ -53,6 +53,11 @@ impl Catalog {
         Some(Catalog { code, map: parse(text), fallback: parse(LANGS[0].1) })
     }
 
+    /// The language code (`en`, `es`, ...).
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
     /// The message `key`; the key itself when no catalogue has it (a visible bug, not a crash).
     pub fn t(&self, key: &str) -> String {
         self.map.get(key).or_else(|| self.fallback.get(key)).cloned().unwrap_or_else(|| key.to_string())

@@ -4,7 +4,7 @@
 
 pub use super::app::Action;
 use super::app::Mode;
-use super::render::hole_at;
+use super::board::hole_at;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
 use ratatui::layout::Rect;
 
@@ -43,6 +43,10 @@ pub fn key_action(mode: &Mode, k: KeyEvent) -> Action {
     if matches!(mode, Mode::Prompt(..)) {
         return Action::Char(c);
     }
+    // Space plays a worked example through, as Enter does.
+    if c == ' ' && matches!(mode, Mode::Rules(_)) {
+        return Action::Enter;
+    }
     if let Some(d) = c.to_digit(10) {
         return Action::Hole(d as u8);
     }
@@ -57,6 +61,7 @@ pub fn key_action(mode: &Mode, k: KeyEvent) -> Action {
         'l' => Action::Load,
         'p' => Action::Replay,
         '?' => Action::Rules,
+        'o' => Action::Settings,
         'y' => Action::Yes,
         'q' => Action::Quit,
         _ => Action::Skip,

@@ -1,19 +1,26 @@
 //! `vlt play`: the game in the terminal, full screen (ratatui + crossterm) or as plain lines
 //! (`--plain`) for screen readers, logs and scripts.
 //!
-//! One concept per file: `setup` (how a game is set up), `app` (state and what changes it, with
-//! its action type), `words` (the game in words), `render` (drawing), `overlay` (the end screen drawn over the board), `input` (keys and mouse to
-//! actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker` (the
-//! engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
-//! line mode). Imports run one way: term → input → render → app → words → setup, i18n.
+//! One concept per file: `setup` (how a game is set up), `prefs` (the remembered settings),
+//! `app` (state and what changes it, with its action type), `example` (a worked example stepped
+//! frame by frame), `words` (the game in words), `board` (the board's geometry and drawing), `render` (drawing the game), `screens` (the rules
+//! and settings screens), `overlay` (the end screen drawn over the board), `input` (keys and mouse
+//! to actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker`
+//! (the engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
+//! line mode). Imports run one way: term → input → render → screens, overlay → board → app → example,
+//! words → setup, prefs, anim, i18n.
 
 pub mod anim;
 pub mod app;
+pub mod board;
+pub mod example;
 pub mod i18n;
 pub mod input;
 pub mod overlay;
 pub mod plain;
+pub mod prefs;
 pub mod render;
+pub mod screens;
 pub mod setup;
 pub mod term;
 pub mod words;
@@ -21,6 +28,8 @@ pub mod worker;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_screens;
 
 use crate::error::input as input_error;
 use setup::{Opponent, Setup};
@@ -83,8 +92,9 @@ fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
     s.parse().map_err(|e| input_error(format!("{what}: {e}")))
 }
 
-/// Reads the flags into a setup and a catalogue.
-fn setup(a: &Args) -> anyhow::Result<(i18n::Catalog, Setup)> {
+/// Reads the flags into a setup and a catalogue; the language is the flag's, else the one
+/// chosen in the settings (`stored`), else the environment's.
+fn setup(a: &Args, stored: Option<&str>) -> anyhow::Result<(i18n::Catalog, Setup)> {
     let code = match &a.lang {
         Some(l) => {
             let known: Vec<&str> = i18n::LANGS.iter().map(|(c, _)| *c).collect();
@@ -92,7 +102,9 @@ fn setup(a: &Args) -> anyhow::Result<(i18n::Catalog, Setup)> {
                 input_error(format!("unknown language {l:?}: expected one of {}", known.join(", ")))
             })?
         }
-        None => i18n::lang_from_env(|v| std::env::var(v).ok()),
+        None => stored
+            .and_then(i18n::lang_of_locale)
+            .unwrap_or_else(|| i18n::lang_from_env(|v| std::env::var(v).ok())),
     };
     let cat = i18n::Catalog::new(code).ok_or_else(|| input_error(format!("no catalogue for {code}")))?;
     let level =
@@ -125,7 +137,14 @@ fn load(path: &std::path::Path) -> anyhow::Result<vlt_core::Game> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let (cat, setup) = setup(&a)?;
+    // A settings file that cannot be read leaves the defaults, said once the game shows.
+    let prefs_path = prefs::path_from_env(|v| std::env::var_os(v));
+    let (stored, bad_prefs) = match prefs_path.as_deref().map(prefs::Prefs::load) {
+        Some(Ok(p)) => (p, None),
+        Some(Err(e)) => (prefs::Prefs::default(), Some(e)),
+        None => (prefs::Prefs::default(), None),
+    };
+    let (cat, setup) = setup(&a, stored.lang.as_deref())?;
     let game = a.load.as_deref().map(load).transpose()?;
     let tb = super::open_tablebase(a.tablebase.as_deref())?;
     if a.plain {
@@ -135,6 +154,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     // A loaded game goes straight on: the menu would only start another one.
     let mut app = app::App::with_engine(cat, setup, !a.no_menu && game.is_none(), app::EngineThread::On(tb));
+    app.use_prefs(stored, prefs_path);
+    if let Some(e) = bad_prefs {
+        app.say(app.cat.f("settings_bad", &[("error", &e)]));
+    }
     if let (Some(g), Some(path)) = (game, &a.load) {
         app.continue_game(g, &path.display().to_string(), std::time::Instant::now());
     }

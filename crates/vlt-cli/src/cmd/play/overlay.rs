@@ -2,7 +2,7 @@
 //! how the game ended, and what can be done next.
 
 use super::app::App;
-use super::render::Geometry;
+use super::board::Geometry;
 use super::setup::Opponent;
 use super::words::player_name;
 use ratatui::Frame;

@@ -1,107 +1,20 @@
-//! Drawing the game with ratatui. The board follows R1 as seen from B's side: A's row on top,
-//! 1A..6A left to right; B's row below, 6B..1B left to right; each store at its owner's right
-//! hand, so A's store is on the left of the screen and B's on the right. It fits 80x24.
+//! Drawing the game with ratatui: the title, the board as the game shows it (the board module
+//! draws it), the move list, the status, the evaluation bar, the messages and the keys, and the
+//! start menu; the rules and settings screens and the end screen are drawn over it. It fits 80x24.
 
 use super::app::{App, MENU_ROWS, MenuRow, Mode, Opponent, PromptKind};
+use super::board::{BoardView, Geometry, MIN_H, MIN_W, Scale, centered, draw_board_view, geometry};
 use super::i18n::Catalog;
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Padding, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 use std::time::Instant;
-use vlt_core::examples::WORKED_EXAMPLES;
-use vlt_core::{ByPlayer, HOLES, Hole, Player, Position};
+use vlt_core::{Hole, Player, Position};
 
-/// The smallest screen the game is laid out for.
-pub const MIN_W: u16 = 80;
-/// The smallest screen height.
-pub const MIN_H: u16 = 24;
-/// The sizes of the board's parts on a screen: larger windows get larger holes and stores, so the
-/// board grows with the window instead of floating small in the middle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scale {
-    /// A hole's box width and height.
-    pub hole_w: u16,
-    /// A hole's box height.
-    pub hole_h: u16,
-    /// A store's box width; its height is both rows'.
-    pub store_w: u16,
-    /// The move list's width.
-    pub moves_w: u16,
-}
-
-impl Scale {
-    /// The scale for a screen of `area`: 80x24 and up, 116x36 and up, 150x44 and up.
-    pub fn of(area: Rect) -> Scale {
-        let (hole_w, hole_h, store_w, moves_w) = if area.width >= 150 && area.height >= 44 {
-            (15, 9, 18, 24)
-        } else if area.width >= 116 && area.height >= 36 {
-            (11, 7, 14, 20)
-        } else {
-            (7, 5, 10, 16)
-        };
-        Scale { hole_w, hole_h, store_w, moves_w }
-    }
-
-    /// The board's width: two stores and six holes.
-    pub fn board_w(self) -> u16 {
-        2 * self.store_w + 6 * self.hole_w
-    }
-}
 /// The thinking indicator's frames.
 const SPINNER: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
-
-/// Where the board's parts are on a screen of `area`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Geometry {
-    /// Each hole's box, indexed by ring index.
-    pub holes: [Rect; HOLES],
-    /// Each player's store.
-    pub stores: ByPlayer<Rect>,
-    /// The first row below the board.
-    pub below: u16,
-    /// The left part's width (board and texts).
-    pub left_w: u16,
-    /// The board's left edge; the texts below start there too.
-    pub x0: u16,
-    /// The sizes used.
-    pub scale: Scale,
-}
-
-/// The board's geometry on a screen (R1's layout).
-pub fn geometry(area: Rect) -> Geometry {
-    let sc = Scale::of(area);
-    let (hole_w, hole_h, store_w) = (sc.hole_w, sc.hole_h, sc.store_w);
-    let left_w = area.width.saturating_sub(sc.moves_w).max(sc.board_w());
-    let x0 = area.x + (left_w - sc.board_w()) / 2;
-    // On a tall screen the board and its texts sit in the middle rather than at the top: the
-    // texts below the board take 14 rows at any scale.
-    let y0 = area.y + 2 + area.height.saturating_sub(14 + 2 * hole_h) / 2;
-    let mut holes = [Rect::default(); HOLES];
-    for h in Hole::ALL {
-        let n = u16::from(h.number());
-        let (col, row) = match h.owner() {
-            Player::A => (n - 1, 0),
-            Player::B => (6 - n, 1),
-        };
-        holes[h.index()] = Rect::new(x0 + store_w + col * hole_w, y0 + row * hole_h, hole_w, hole_h);
-    }
-    let stores = ByPlayer::new(
-        Rect::new(x0 + store_w + 6 * hole_w, y0, store_w, 2 * hole_h),
-        Rect::new(x0, y0, store_w, 2 * hole_h),
-    );
-    Geometry { holes, stores, below: y0 + 2 * hole_h, left_w, x0, scale: sc }
-}
-
-/// The hole under a screen cell, for mouse clicks.
-pub fn hole_at(area: Rect, col: u16, row: u16) -> Option<Hole> {
-    let g = geometry(area);
-    Hole::ALL.into_iter().find(|h| {
-        let r = g.holes[h.index()];
-        col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height
-    })
-}
 
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App, now: Instant) {
@@ -119,7 +32,8 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     draw_texts(f, app, &g, area, now);
     match app.mode {
         Mode::Menu(row) => draw_menu(f, app, row, area),
-        Mode::Rules(page) => draw_rules(f, cat, page, area),
+        Mode::Rules(page) => super::screens::draw_rules(f, app, page, area, now),
+        Mode::Settings(row) => super::screens::draw_settings(f, app, row, area),
         Mode::Play if app.game.is_over() && app.frame(now).is_none() => super::overlay::draw_end(f, app, &g),
         _ => {}
     }
@@ -143,20 +57,6 @@ fn draw_title(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(line), Rect::new(area.x, area.y, area.width, 1));
 }
 
-/// Dots for `n` stones in a box `w` wide with `rows` rows: full rows of dots, and a `+` in the last
-/// place when they do not all fit (the count above says how many).
-fn dots(n: u8, w: u16, rows: u16) -> Vec<Line<'static>> {
-    let cap = usize::from(w) * usize::from(rows);
-    let n = usize::from(n);
-    let shown = if n > cap { cap - 1 } else { n };
-    let mut text: String = "●".repeat(shown);
-    if n > cap {
-        text.push('+');
-    }
-    let chars: Vec<char> = text.chars().collect();
-    chars.chunks(usize::from(w).max(1)).map(|c| Line::from(c.iter().collect::<String>())).collect()
-}
-
 fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
     let ((board, stores), frame) = app.shown(now);
     // Whose turn the board shows: the replayed position's, the sowing player's while stones are
@@ -165,65 +65,20 @@ fn draw_board(f: &mut Frame, app: &App, g: &Geometry, now: Instant) {
     let sowing = frame.map(|_| app.anim.as_ref().map_or(pos.to_move(), |a| a.mover));
     let to_move = sowing.unwrap_or(pos.to_move());
     let over = app.game.is_over() && frame.is_none() && app.mode == Mode::Play;
+    let replay = matches!(app.mode, Mode::Replay(_));
     let live = app.mode == Mode::Play && frame.is_none();
     let choosing = live && app.awaiting_human();
-    let sc = g.scale;
-    for h in Hole::ALL {
-        let n = board[h.index()];
-        let mut style = Style::new();
-        let mut border = BorderType::Plain;
-        let mut mark = ' ';
-        if let Some(fr) = frame {
-            if fr.flash & 1 << h.index() != 0 {
-                style = style.fg(Color::Red).add_modifier(Modifier::BOLD);
-                border = BorderType::Thick;
-                mark = '✖';
-            } else if fr.focus == Some(h) {
-                style = style.fg(Color::Green).add_modifier(Modifier::BOLD);
-                border = BorderType::Thick;
-            }
-        } else if choosing && h == app.cursor {
-            style = style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
-            border = BorderType::Double;
-        } else if app.hint == Some(vlt_core::Move(h)) && live {
-            style = style.fg(Color::Green);
-            border = BorderType::Double;
-        } else if live && h.owner() != pos.to_move() {
-            style = style.fg(Color::DarkGray);
-        }
-        let mut block = Block::bordered()
-            .border_type(border)
-            .border_style(style)
-            .title(Line::from(format!("{h}")).alignment(Alignment::Center));
-        // The key that plays it, under each hole of the player choosing (keys 1-6 run in sowing
-        // order, so on B's row 1 is at the right).
-        if choosing && h.owner() == pos.to_move() {
-            block = block.title_bottom(Line::from(format!("[{}]", h.number())).alignment(Alignment::Center));
-        }
-        let count = if mark == ' ' { n.to_string() } else { format!("{mark}{n}{mark}") };
-        let mut lines = vec![Line::from(Span::styled(count, Style::new().add_modifier(Modifier::BOLD)))];
-        lines.extend(dots(n, sc.hole_w - 2, sc.hole_h - 3));
-        let p = Paragraph::new(lines).alignment(Alignment::Center).block(block);
-        f.render_widget(p, g.holes[h.index()]);
-    }
-    for p in [Player::A, Player::B] {
-        let mover = to_move == p && !over && !matches!(app.mode, Mode::Replay(_)) || {
-            matches!(app.mode, Mode::Replay(_)) && pos.to_move() == p
-        };
-        let style =
-            if mover { Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { Style::new() };
-        let title = if mover { format!("▶{p}◀") } else { format!(" {p} ") };
-        let block =
-            Block::bordered().border_style(style).title(Line::from(title).alignment(Alignment::Center));
-        let mut lines = vec![
-            Line::from(""),
-            Line::from(Span::styled(stores[p].to_string(), Style::new().add_modifier(Modifier::BOLD))),
-            Line::from(app.cat.n("stones", u64::from(stores[p]), &[])),
-            Line::from(""),
-        ];
-        lines.extend(dots(stores[p], sc.store_w - 4, 2 * sc.hole_h - 6));
-        f.render_widget(Paragraph::new(lines).alignment(Alignment::Center).block(block), g.stores[p]);
-    }
+    let view = BoardView {
+        board,
+        stores,
+        frame,
+        cursor: choosing.then_some(app.cursor),
+        hint: app.hint.filter(|_| live).map(|m| m.hole()),
+        dim: live.then(|| pos.to_move().other()),
+        keys: choosing.then(|| pos.to_move()),
+        mover: if replay { Some(pos.to_move()) } else { (!over).then_some(to_move) },
+    };
+    draw_board_view(f, &app.cat, g, &view);
 }
 
 fn draw_moves(f: &mut Frame, app: &App, area: Rect, sc: Scale, now: Instant) {
@@ -366,12 +221,6 @@ fn eval_line(app: &App, spin: char, width: u16) -> Line<'static> {
     ])
 }
 
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
-}
-
 /// How far each level looks ahead (plies; vlt-engine's levels): 1-5 with chance, 6-9 exact,
 /// 10 a second a move.
 const LEVEL_DEPTH: [u8; 10] = [1, 2, 3, 4, 6, 8, 10, 12, 14, 14];
@@ -389,7 +238,7 @@ pub fn level_text(cat: &Catalog, level: u8) -> String {
 fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
     let cat = &app.cat;
     let s = &app.setup;
-    let r = centered(area, 66, 14);
+    let r = centered(area, 66, 15);
     f.render_widget(Clear, r);
     let mut lines = vec![Line::from("")];
     for (i, m) in MENU_ROWS.iter().enumerate() {
@@ -433,26 +282,9 @@ fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
         }
     }
     lines.push(Line::from(Span::styled(cat.t("menu_keys"), Style::new().fg(Color::Gray))));
+    lines.push(Line::from(Span::styled(cat.t("menu_settings"), Style::new().fg(Color::Gray))));
     let block = Block::bordered().border_type(BorderType::Double).title(cat.t("menu_title"));
     f.render_widget(Paragraph::new(lines).block(block), r);
-}
-
-fn draw_rules(f: &mut Frame, cat: &Catalog, page: usize, area: Rect) {
-    let r = Rect::new(area.x, area.y, area.width, area.height);
-    f.render_widget(Clear, r);
-    let pages = WORKED_EXAMPLES.len() + 1;
-    let title = cat.f("rules_title", &[("page", &(page + 1)), ("pages", &pages)]);
-    let mut lines: Vec<Line> = Vec::new();
-    if page == 0 {
-        lines.extend(cat.t("rules_text").lines().map(|l| Line::from(l.to_string())));
-    } else {
-        let ex = WORKED_EXAMPLES[page - 1];
-        lines.extend(example_lines(cat, ex).into_iter().map(Line::from));
-    }
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(cat.t("rules_keys"), Style::new().fg(Color::Gray))));
-    let block = Block::bordered().title(title).padding(Padding::horizontal(1));
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
 }
 
 /// A worked example of the rule texts (RULES.md) as text: the board before and after the move, and what it shows.

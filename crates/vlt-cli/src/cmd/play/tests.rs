@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use vlt_core::{Hole, Player, Position};
 use vlt_engine::Level;
 
-fn setup(opponent: Opponent, position: Option<&str>) -> Setup {
+pub(super) fn setup(opponent: Opponent, position: Option<&str>) -> Setup {
     Setup {
         opponent,
         human: Player::B,
@@ -23,12 +23,12 @@ fn setup(opponent: Opponent, position: Option<&str>) -> Setup {
     }
 }
 
-fn app(opponent: Opponent, position: Option<&str>) -> App {
+pub(super) fn app(opponent: Opponent, position: Option<&str>) -> App {
     App::new(Catalog::new("en").unwrap(), setup(opponent, position), false, false)
 }
 
 /// The screen as lines of text, trailing spaces removed.
-fn screen(app: &App, w: u16, h: u16, now: Instant) -> Vec<String> {
+pub(super) fn screen(app: &App, w: u16, h: u16, now: Instant) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| render::draw(f, app, now)).unwrap();
     let buf = t.backend().buffer().clone();
@@ -134,7 +134,7 @@ fn the_board_scales_with_the_window() {
         a.area = ratatui::layout::Rect::new(0, 0, w, h);
         let got = screen(&a, w, h, Instant::now());
         let text = got.join("\n");
-        let g = render::geometry(a.area);
+        let g = super::board::geometry(a.area);
         assert_eq!(g.scale.hole_w, hole_w, "{w}x{h}");
         let r = g.holes[hole("1B").index()];
         let row: String =
@@ -146,9 +146,33 @@ fn the_board_scales_with_the_window() {
         assert!(got[usize::from(h) - 1].contains("q quit"), "{text}");
         // A hole with more stones than dots fit shows a +, never an empty hole.
         let r = g.holes[hole("5A").index()];
-        let inside: String =
-            got[usize::from(r.y + 2)].chars().skip(usize::from(r.x)).take(usize::from(r.width)).collect();
+        let inside: String = (r.y + 1..r.y + r.height - 1)
+            .map(|y| {
+                got[usize::from(y)]
+                    .chars()
+                    .skip(usize::from(r.x))
+                    .take(usize::from(r.width))
+                    .collect::<String>()
+            })
+            .collect();
         assert!(inside.contains('●'), "{w}x{h}: {inside}\n{text}");
+        // The board and the move list take most of the width.
+        let used = g.scale.board_w() + g.scale.moves_w;
+        assert!(u32::from(used) * 100 >= u32::from(w) * 90, "{w}x{h}: {used} columns used");
+        // The one stone of 6A sits in the middle third of its hole, not at the top.
+        let r = g.holes[hole("6A").index()];
+        let rows: Vec<u16> = (r.y..r.y + r.height)
+            .filter(|y| {
+                got[usize::from(*y)]
+                    .chars()
+                    .skip(usize::from(r.x))
+                    .take(usize::from(r.width))
+                    .any(|c| c == '●')
+            })
+            .collect();
+        assert_eq!(rows.len(), 1, "{w}x{h}");
+        let off = (2 * i32::from(rows[0] - r.y) - i32::from(r.height - 1)).abs();
+        assert!(off <= i32::from(r.height / 3), "{w}x{h}: the dot in row {} of {}", rows[0] - r.y, r.height);
         let r = g.holes[hole("2B").index()];
         let all: String = (r.y..r.y + r.height)
             .map(|y| {
@@ -182,9 +206,8 @@ fn the_start_menu_and_rules_screens_draw() {
     assert!(text.contains("R4 If the last stone"), "{text}");
     a.act(Action::Right, Instant::now());
     let text = screen(&a, 80, 24, Instant::now()).join("\n");
-    assert!(text.contains("Example: 1B sows 7 stones"), "{text}");
-    assert!(text.contains("  *0"), "the captured 2A is marked: {text}");
-    assert!(text.contains(">7"), "the hole sown is marked: {text}");
+    assert!(text.contains("Example 1/3: 1B sows 7 stones"), "{text}");
+    assert!(text.contains("╔═1B══╗"), "the hole to sow is selected on the board: {text}");
 }
 
 #[test]
@@ -256,7 +279,7 @@ fn arrows_move_along_the_row_on_screen() {
 #[test]
 fn a_click_on_a_hole_plays_it() {
     let mut a = app(Opponent::Human, None);
-    let g = render::geometry(a.area);
+    let g = super::board::geometry(a.area);
     let r = g.holes[hole("4B").index()];
     let click = |col, row| {
         crossterm::event::Event::Mouse(crossterm::event::MouseEvent {
@@ -448,11 +471,13 @@ fn the_third_repetition_is_announced() {
 fn rules_pages_fit_80x24_in_every_language() {
     for (code, _) in super::i18n::LANGS {
         let mut a = App::new(Catalog::new(code).unwrap(), setup(Opponent::Human, None), false, false);
-        let keys = a.cat.t("rules_keys");
+        a.act(Action::Rules, Instant::now());
         for page in 0..=vlt_core::examples::WORKED_EXAMPLES.len() {
-            a.mode = Mode::Rules(page);
+            assert_eq!(a.mode, Mode::Rules(page));
+            let keys = a.cat.t(if page == 0 { "rules_keys" } else { "example_keys" });
             let text = screen(&a, 80, 24, Instant::now()).join("\n");
             assert!(text.contains(&keys), "{code} page {page}:\n{text}");
+            a.act(Action::Right, Instant::now());
         }
     }
 }
