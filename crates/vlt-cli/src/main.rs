@@ -14,6 +14,7 @@ Examples:
   vlt serve                                     # the game in a browser
   vlt analyse --depth 12 '5,5,5,5,5,5/5,5,5,5,5,5 B 0 0'
   vlt replay docs/examples/game.vlt             # check a game record
+  vlt review docs/examples/game.vlt             # every move judged
   vlt help tb                                   # any subcommand's options and examples
 
 Positions are written as in RULES.md N2, moves as in N1 (3B, 6A). Documentation: README.md and
@@ -39,6 +40,7 @@ enum Command {
     Apply(cmd::apply::Args),
     Perft(cmd::perft::Args),
     Replay(cmd::replay::Args),
+    Review(cmd::review::Args),
     Bench(cmd::bench::Args),
     Analyse(cmd::analyse::Args),
     Serve(cmd::serve::Args),
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Apply(a) => cmd::apply::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Review(a) => cmd::review::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Analyse(a) => cmd::analyse::run(a),
         Command::Serve(a) => cmd::serve::run(a),

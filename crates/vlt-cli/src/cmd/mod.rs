@@ -10,6 +10,7 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod replay;
+pub mod review;
 pub mod serve;
 pub mod show;
 pub mod solve;
