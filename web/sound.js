@@ -1,35 +1,43 @@
-// The game's sounds, made here with the Web Audio API rather than loaded: a short tick for each
-// stone sown, a lower knock for a capture, a two-note chime at the end. Off unless the player
-// turns them on in the settings.
+// The game's sounds: small WAV files made by sounds/make.py and served with the page — a tick for
+// each stone sown, a knock for a capture, a chime at the end. Off unless the player turns them on
+// in the settings; nothing is fetched until then.
 import { prefs } from './prefs.js';
 
-let ctx = null;
+const FILES = { sow: 'sow.wav', capture: 'capture.wav', end: 'end.wav' };
+const VOLUME = { sow: 0.5, capture: 0.8, end: 0.8 };
+let clips = null;
 
-function tone(freq, ms, { type = 'sine', gain = 0.08, at = 0, slide = 1 } = {}) {
-  if (prefs.get('sound') !== 'on') return;
-  try {
-    ctx = ctx || new AudioContext();
-    const start = ctx.currentTime + at / 1000;
-    const osc = ctx.createOscillator();
-    const g = ctx.createGain();
-    osc.type = type;
-    osc.frequency.setValueAtTime(freq, start);
-    osc.frequency.exponentialRampToValueAtTime(freq * slide, start + ms / 1000);
-    g.gain.setValueAtTime(gain, start);
-    g.gain.exponentialRampToValueAtTime(0.0001, start + ms / 1000);
-    osc.connect(g).connect(ctx.destination);
-    osc.start(start);
-    osc.stop(start + ms / 1000 + 0.02);
-  } catch (_) {
-    /* no audio device: silence */
+function load() {
+  if (!clips) {
+    clips = {};
+    for (const [name, file] of Object.entries(FILES)) {
+      const a = new Audio(`/static/sounds/${file}`);
+      a.preload = 'auto';
+      a.volume = VOLUME[name];
+      clips[name] = a;
+    }
   }
+  return clips;
 }
 
+function play(name) {
+  if (prefs.get('sound') !== 'on') return;
+  const base = load()[name];
+  // A copy for each play, so that quick ticks overlap instead of cutting each other off.
+  const a = base.cloneNode();
+  a.volume = base.volume;
+  const p = a.play();
+  if (p) p.catch(() => {}); // no audio device, or the browser waits for a first click
+}
+
+// Loaded as soon as sound is on, so that the first tick is not late.
+if (prefs.get('sound') === 'on') load();
+prefs.onChange((name, value) => {
+  if (name === 'sound' && value === 'on') load();
+});
+
 export const sound = {
-  sow: () => tone(900, 45, { type: 'triangle', gain: 0.05, slide: 0.7 }),
-  capture: () => tone(220, 180, { type: 'square', gain: 0.04, slide: 0.5 }),
-  end: () => {
-    tone(523, 220, { gain: 0.07 });
-    tone(784, 320, { gain: 0.07, at: 200 });
-  },
+  sow: () => play('sow'),
+  capture: () => play('capture'),
+  end: () => play('end'),
 };

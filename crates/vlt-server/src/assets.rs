@@ -39,7 +39,19 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     web!("i18n/de.json", "application/json"),
 ];
 
+/// The page's sound files (made by `web/sounds/make.py`): path under `web/`, content.
+pub const SOUNDS: &[(&str, &[u8])] = &[
+    ("sounds/sow.wav", include_bytes!("../../../web/sounds/sow.wav")),
+    ("sounds/capture.wav", include_bytes!("../../../web/sounds/capture.wav")),
+    ("sounds/end.wav", include_bytes!("../../../web/sounds/end.wav")),
+];
+
 fn serve(name: &str) -> Response {
+    if let Some((_, body)) = SOUNDS.iter().find(|(n, _)| *n == name) {
+        // The sounds never change within a build: a day's caching spares the refetches.
+        return ([(header::CONTENT_TYPE, "audio/wav"), (header::CACHE_CONTROL, "max-age=86400")], *body)
+            .into_response();
+    }
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
         Some((_, mime, body)) => {
             ([(header::CONTENT_TYPE, *mime), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
@@ -54,4 +66,23 @@ pub(crate) async fn index() -> Response {
 
 pub(crate) async fn file(Path(path): Path<String>) -> Response {
     serve(&path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SOUNDS;
+
+    /// Each sound is a short PCM WAV file: RIFF/WAVE, 16-bit mono, under a second and 64 KiB.
+    #[test]
+    fn sounds_are_small_wav_files() {
+        for (name, body) in SOUNDS {
+            assert!(body.starts_with(b"RIFF") && &body[8..16] == b"WAVEfmt ", "{name}");
+            let channels = u16::from_le_bytes([body[22], body[23]]);
+            let rate = u32::from_le_bytes([body[24], body[25], body[26], body[27]]);
+            let bits = u16::from_le_bytes([body[34], body[35]]);
+            assert_eq!((channels, bits), (1, 16), "{name}");
+            let secs = (body.len() - 44) as f64 / f64::from(rate) / 2.0;
+            assert!(secs > 0.02 && secs < 1.0 && body.len() < 64 * 1024, "{name}: {secs} s");
+        }
+    }
 }
