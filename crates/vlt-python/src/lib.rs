@@ -9,11 +9,14 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod aec;
 mod engine;
 mod env;
 mod game;
+mod gym;
 mod opponent;
 mod position;
+mod recycle;
 mod tablebase;
 mod vector;
 
@@ -30,6 +33,8 @@ fn _vlt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     engine::register(m)?;
     tablebase::register(m)?;
     env::register(m)?;
+    aec::register(m)?;
+    gym::register(m)?;
     vector::register(m)?;
     Ok(())
 }

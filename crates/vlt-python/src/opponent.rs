@@ -53,18 +53,29 @@ impl Opponent {
         })
     }
 
-    /// The move this opponent makes in `game` (which is not over).
-    pub(crate) fn choose(&mut self, game: &Game, rng: &mut SplitMix64) -> Move {
-        let pos = game.position();
+    /// True for the engine's opponents, whose searches need the game's history (R7).
+    pub(crate) fn needs_history(&self) -> bool {
+        matches!(self, Opponent::Level(..) | Opponent::Perfect(..))
+    }
+
+    /// The move this opponent makes in `pos` (not over), the position of `game` (which the
+    /// opponents that `needs_history` are given).
+    pub(crate) fn choose(&mut self, pos: Position, game: Option<&Game>, rng: &mut SplitMix64) -> Move {
+        let history = || game.expect("the engine's opponents are given the game");
         match self {
             Opponent::Random => random_move(pos, rng),
             Opponent::Greedy => greedy_move(pos, rng),
-            Opponent::Level(level, engine) => engine.play_level(game, *level, rng.next_u64()),
+            Opponent::Level(level, engine) => engine.play_level(history(), *level, rng.next_u64()),
             Opponent::Perfect(tb, engine) => match tb.best_move(pos) {
                 Some((m, _)) => m,
                 None => {
                     engine
-                        .search(game, &Level::new(9).expect("level 9").limits(), &Stop::new(), &mut |_| {})
+                        .search(
+                            history(),
+                            &Level::new(9).expect("level 9").limits(),
+                            &Stop::new(),
+                            &mut |_| {},
+                        )
                         .expect("the game is not over")
                         .best
                 }

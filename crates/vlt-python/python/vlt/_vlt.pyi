@@ -1,7 +1,7 @@
 """Type stubs of the native module ``vlt._vlt`` (re-exported by ``vlt`` and its submodules)."""
 
 from os import PathLike
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -137,6 +137,47 @@ class EnvCore:
     def clone_game(self) -> EnvCore: ...
     @staticmethod
     def restore(record: str, rng: int, agent: int) -> EnvCore: ...
+
+class AecCore:
+    agents: list[str]
+    rewards: dict[str, float]
+    _cumulative_rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+    agent_selection: Optional[str]
+    def __init__(self, reward: str = "win", max_moves: int = 1000, render_mode: Optional[str] = None) -> None: ...
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None: ...
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]: ...
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Optional[dict[str, npt.NDArray[Any]]], float, bool, bool, dict[str, Any]]: ...
+    def legal_actions(self) -> tuple[int, ...]: ...
+    def step(self, action: Optional[int]) -> None: ...
+    @property
+    def position(self) -> Position: ...
+    def close(self) -> None: ...
+
+class GymCore:
+    def __init__(
+        self,
+        opponent: str = "random",
+        agent: str = "B",
+        reward: str = "captures",
+        tablebase: Optional[Tablebase] = None,
+        max_moves: int = 1000,
+        render_mode: Optional[str] = None,
+    ) -> None: ...
+    def _start(self, seed: Optional[int] = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
+    def step(
+        self, action: int
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]: ...
+    def legal_actions(self) -> tuple[int, ...]: ...
+    def action_masks(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def agent(self) -> int: ...
+    @property
+    def position(self) -> Position: ...
 
 class VectorGames:
     obs: npt.NDArray[np.float32]

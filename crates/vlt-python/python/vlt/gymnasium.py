@@ -27,15 +27,20 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from vlt._legal import LEGAL
 from vlt._render import board_text as _board_text
-from vlt._vlt import EnvCore, Tablebase
+from vlt._vlt import GymCore, Tablebase
 
 __all__ = ["VaiLungThlanEnv"]
 
 
-class VaiLungThlanEnv(gymnasium.Env):
-    """Vai Lung Thlan for one agent against a built-in opponent (see the module's doc)."""
+class VaiLungThlanEnv(GymCore, gymnasium.Env):
+    """Vai Lung Thlan for one agent against a built-in opponent (see the module's doc).
+
+    ``step``, ``legal_actions`` and ``action_masks`` are the native ones of ``vlt._vlt.GymCore``:
+    a step (the agent's move, the opponent's replies, reward, end, observation, mask) is one call
+    into Rust. The observation arrays are recycled: one that nobody holds any more is written
+    again in place, one still held is never changed.
+    """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
@@ -48,69 +53,35 @@ class VaiLungThlanEnv(gymnasium.Env):
         max_moves: int = 1000,
         render_mode: Optional[str] = None,
     ) -> None:
-        if agent not in ("B", "A", "random"):
-            raise ValueError(f'agent: expected "B", "A" or "random", found {agent!r}')
-        if reward not in ("captures", "win"):
-            raise ValueError(f'unknown reward {reward!r}: expected "captures" or "win"')
+        # The options were read and checked by GymCore (Python passes them to both).
+        super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: expected ansi or human")
-        if max_moves < 1:
-            raise ValueError("max_moves must be positive")
-        self._core = EnvCore(opponent=opponent, tablebase=tablebase, agent="B")
-        self._side = agent
-        self._win = reward == "win"
-        self._max_moves = max_moves
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 60.0, (14,), np.float32)
         self.action_space = spaces.Discrete(6)
-        self._me = 0
-        self._step = self._core.step_against
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
-        side = self._side
-        if side == "random":
-            side = "BA"[int(self.np_random.integers(2))]
-        self._core.reset(seed=int(self.np_random.integers(2**63)), agent=side)
-        self._me = self._core.agent
-        return self._core.observation(self._me), {"action_mask": self._core.action_mask(self._me)}
-
-    def step(self, action: Any):
-        status, r = self._step(int(action))
-        core, me = self._core, self._me
-        info = {"action_mask": core.action_mask(me)}
-        if status == 0:
-            truncated = core.plies >= self._max_moves
-            return core.observation(me), (0.0 if self._win else float(r)), False, truncated, info
-        if status == 2:
-            info["illegal"] = True
-            reward = -1.0 if self._win else float(r)
-        elif self._win:
-            w = core.winner
-            reward = 0.0 if w is None else (1.0 if w == me else -1.0)
-        else:
-            reward = float(r)
-        return core.observation(me), reward, True, False, info
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions as bool[6] (the convention of maskable policies)."""
-        return self._core.action_mask(self._me).astype(bool)
-
-    def legal_actions(self) -> tuple[int, ...]:
-        """The agent's legal actions (0-5), ascending."""
-        return LEGAL[self._core.legal_bits]
-
-    @property
-    def position(self):
-        """The current ``vlt.Position``."""
-        return self._core.position
+        # A seed seeds np_random, and np_random the game's own generator (sides, opponent's
+        # choices); unseeded resets continue that generator.
+        return self._start(None if seed is None else int(self.np_random.integers(2**63)))
 
     def render(self) -> Optional[str]:
-        text = _board_text(self._core.position)
+        text = _board_text(self.position)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
 
-gymnasium.register(id="vlt/VaiLungThlan-v0", entry_point=VaiLungThlanEnv)
+# The environment checks the order of calls itself (step before reset raises ResetNeeded) and
+# passes gymnasium's check_env in the package's tests, so gym.make adds neither OrderEnforcing nor
+# PassiveEnvChecker (each would add a Python call to every step); gym.make(...,
+# disable_env_checker=False) still adds the checker.
+gymnasium.register(
+    id="vlt/VaiLungThlan-v0",
+    entry_point=VaiLungThlanEnv,
+    order_enforce=False,
+    disable_env_checker=True,
+)

@@ -26,9 +26,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from vlt._legal import LEGAL
 from vlt._render import board_text as _board_text
-from vlt._vlt import EnvCore
+from vlt._vlt import AecCore
 
 __all__ = ["env", "raw_env"]
 
@@ -41,8 +40,13 @@ def env(**kwargs: Any) -> "raw_env":
     return raw_env(**kwargs)
 
 
-class raw_env(AECEnv):
-    """Vai Lung Thlan for two agents (see the module's doc)."""
+class raw_env(AecCore, AECEnv):
+    """Vai Lung Thlan for two agents (see the module's doc).
+
+    ``step``, ``last``, ``observe``, ``legal_actions`` and ``reset`` are the native ones of
+    ``vlt._vlt.AecCore``: a step is one call into Rust. The observation arrays are recycled: one
+    that nobody holds any more is written again in place, one still held is never changed.
+    """
 
     metadata = {
         "render_modes": ["ansi", "human"],
@@ -53,13 +57,8 @@ class raw_env(AECEnv):
 
     def __init__(self, reward: str = "win", max_moves: int = 1000, render_mode: Optional[str] = None):
         super().__init__()
-        if reward not in ("captures", "win"):
-            raise ValueError(f'unknown reward {reward!r}: expected "captures" or "win"')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: expected ansi or human")
-        self._core = EnvCore()
-        self._win = reward == "win"
-        self._max_moves = max_moves
         self.render_mode = render_mode
         self.possible_agents = list(_AGENTS)
         obs = spaces.Dict(
@@ -70,7 +69,6 @@ class raw_env(AECEnv):
         )
         self._obs_spaces = {a: obs for a in _AGENTS}
         self._act_spaces = {a: spaces.Discrete(6) for a in _AGENTS}
-        self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_spaces[agent]
@@ -78,76 +76,9 @@ class raw_env(AECEnv):
     def action_space(self, agent: str) -> spaces.Space:
         return self._act_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        if seed is not None:
-            self._core.reset(seed=seed)
-        else:
-            self._core.reset()
-        self.agents = list(_AGENTS)
-        self.rewards = {a: 0 for a in _AGENTS}
-        self._cumulative_rewards = {a: 0 for a in _AGENTS}
-        self.terminations = {a: False for a in _AGENTS}
-        self.truncations = {a: False for a in _AGENTS}
-        self.infos = {a: {} for a in _AGENTS}
-        self.agent_selection = _AGENTS[self._core.to_move]
-        self._started = True
-
-    def observe(self, agent: str) -> dict:
-        i = 0 if agent == "player_0" else 1
-        core = self._core
-        return {"observation": core.observation(i), "action_mask": core.action_mask(i)}
-
-    def legal_actions(self) -> tuple[int, ...]:
-        """The legal actions (0-5) of the agent to move, ascending."""
-        return LEGAL[self._core.legal_bits]
-
-    @property
-    def position(self):
-        """The current ``vlt.Position``."""
-        return self._core.position
-
-    def step(self, action: Optional[int]) -> None:
-        if not self._started:
-            raise RuntimeError("reset() must be called before step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError("action: None is only for an agent whose game is over")
-        status, captured = self._core.step(int(action))
-        self._cumulative_rewards[agent] = 0
-        rewards = self.rewards
-        if status == 0:
-            if not self._win:
-                other = _AGENTS[agent == "player_0"]
-                rewards[agent], rewards[other] = captured, -captured
-                self._accumulate_rewards()
-            if self._core.plies >= self._max_moves:
-                self.truncations = {a: True for a in _AGENTS}
-            self.agent_selection = _AGENTS[self._core.to_move]
-            return
-        other = _AGENTS[agent == "player_0"]
-        if status == 2:
-            self.infos[agent] = {"illegal": True}
-            loss = 1 if self._win else self._core.position.stones_on_board
-            rewards[agent], rewards[other] = -loss, loss
-        elif self._win:
-            w = self._core.winner
-            r = 0 if w is None else 1
-            win, lose = (("player_0", "player_1") if w == 0 else ("player_1", "player_0"))
-            rewards[win], rewards[lose] = r, -r
-        else:
-            rewards[agent], rewards[other] = captured, -captured
-        self.terminations = {a: True for a in _AGENTS}
-        self._accumulate_rewards()
-
     def render(self) -> Optional[str]:
-        text = _board_text(self._core.position)
+        text = _board_text(self.position)
         if self.render_mode == "human":
             print(text)
             return None
         return text
-
-    def close(self) -> None:
-        self._started = False

@@ -1,0 +1,266 @@
+//! `vlt._vlt.AecCore`: the state and the steps of the PettingZoo AEC environment, in Rust. The
+//! Python class `vlt.pettingzoo.vai_lung_thlan_v0.raw_env` derives from it and from PettingZoo's
+//! `AECEnv`, so that `step`, `last`, `observe` and `legal_actions` are single native calls.
+//!
+//! The attributes PettingZoo's conventions name (`agents`, `rewards`, `_cumulative_rewards`,
+//! `terminations`, `truncations`, `infos`, `agent_selection`) are ordinary Python objects that
+//! `AECEnv`'s own helpers (`_was_dead_step`, `_accumulate_rewards`) and callers read and change;
+//! the steps here update them as the Python code of such an environment would.
+
+use crate::env::{Core, GOING, ILLEGAL, legal_tuple};
+use crate::position::PyPosition;
+use crate::recycle::Dicts;
+use crate::value_error;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use vlt_core::{Player, Position};
+
+/// An action given from Python: an int, a numpy integer, or anything `int()` takes.
+pub(crate) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
+    match action.extract::<i64>() {
+        Ok(a) => Ok(a),
+        Err(_) => action.call_method0(pyo3::intern!(action.py(), "__int__"))?.extract(),
+    }
+}
+
+/// The two agents' state for PettingZoo (see the module's doc).
+#[pyclass(subclass, module = "vlt._vlt")]
+pub struct AecCore {
+    core: Core,
+    win: bool,
+    max_moves: usize,
+    started: bool,
+    /// "player_0" (B) and "player_1" (A), interned.
+    names: [Py<PyString>; 2],
+    /// Each agent's recycled observation dicts.
+    observations: [Dicts; 2],
+    #[pyo3(get, set)]
+    agents: Py<PyAny>,
+    #[pyo3(get, set)]
+    rewards: Py<PyAny>,
+    #[pyo3(get, set, name = "_cumulative_rewards")]
+    cumulative_rewards: Py<PyAny>,
+    #[pyo3(get, set)]
+    terminations: Py<PyAny>,
+    #[pyo3(get, set)]
+    truncations: Py<PyAny>,
+    #[pyo3(get, set)]
+    infos: Py<PyAny>,
+    #[pyo3(get, set)]
+    agent_selection: Py<PyAny>,
+}
+
+impl AecCore {
+    /// 0 for "player_0", 1 for "player_1".
+    fn index(&self, agent: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let py = agent.py();
+        for (i, name) in self.names.iter().enumerate() {
+            if agent.is(name.bind(py)) || agent.eq(name.bind(py))? {
+                return Ok(i);
+            }
+        }
+        Err(value_error(format!("unknown agent {agent}: expected player_0 or player_1")))
+    }
+
+    /// `{player_0: value, player_1: value}`.
+    fn both<'py>(
+        &self,
+        py: Python<'py>,
+        value: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let d = PyDict::new(py);
+        for name in &self.names {
+            d.set_item(name.bind(py), value()?)?;
+        }
+        Ok(d.into_any().unbind())
+    }
+
+    fn name(&self, py: Python<'_>, player: Player) -> Py<PyAny> {
+        self.names[player.index()].clone_ref(py).into_any()
+    }
+}
+
+#[pymethods]
+impl AecCore {
+    /// Rewards `"win"` (+1/-1/0 at the end) or `"captures"` (each move's captures, + for the
+    /// mover and - for the other); games cut after `max_moves` moves. (`render_mode` is the
+    /// Python class's.)
+    #[new]
+    #[pyo3(signature = (reward = "win", max_moves = 1000, render_mode = None))]
+    fn new(
+        py: Python<'_>,
+        reward: &str,
+        max_moves: i64,
+        render_mode: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let _ = render_mode;
+        let win = match reward {
+            "win" => true,
+            "captures" => false,
+            _ => {
+                return Err(value_error(format!(
+                    "unknown reward {reward:?}: expected \"captures\" or \"win\""
+                )));
+            }
+        };
+        let max_moves = usize::try_from(max_moves)
+            .ok()
+            .filter(|&m| m > 0)
+            .ok_or_else(|| value_error("max_moves must be positive"))?;
+        Ok(AecCore {
+            core: Core::new(Position::START, 0, None, Player::B, false),
+            win,
+            max_moves,
+            started: false,
+            names: [PyString::intern(py, "player_0").unbind(), PyString::intern(py, "player_1").unbind()],
+            observations: [Dicts::new(true), Dicts::new(true)],
+            agents: PyList::empty(py).into_any().unbind(),
+            rewards: PyDict::new(py).into_any().unbind(),
+            cumulative_rewards: PyDict::new(py).into_any().unbind(),
+            terminations: PyDict::new(py).into_any().unbind(),
+            truncations: PyDict::new(py).into_any().unbind(),
+            infos: PyDict::new(py).into_any().unbind(),
+            agent_selection: py.None(),
+        })
+    }
+
+    /// Starts a new game (reseeding when `seed` is given; `options` are not used).
+    #[pyo3(signature = (seed = None, options = None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seed: Option<u64>,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let _ = options;
+        self.core.reset(seed);
+        self.agents = PyList::new(py, &self.names)?.into_any().unbind();
+        let zero = || Ok(0i64.into_pyobject(py)?.into_any());
+        self.rewards = self.both(py, zero)?;
+        self.cumulative_rewards = self.both(py, zero)?;
+        let no = || Ok(false.into_pyobject(py)?.to_owned().into_any());
+        self.terminations = self.both(py, no)?;
+        self.truncations = self.both(py, no)?;
+        self.infos = self.both(py, || Ok(PyDict::new(py).into_any()))?;
+        self.agent_selection = self.name(py, self.core.position().to_move());
+        self.started = true;
+        Ok(())
+    }
+
+    /// What `agent` observes: `{"observation": float32[14], "action_mask": int8[6]}`.
+    fn observe<'py>(&mut self, agent: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let i = self.index(agent)?;
+        let p = Player::from_index(i);
+        let (obs, mask) = (self.core.observation(p), self.core.mask(p));
+        self.observations[i].take(agent.py(), &obs, &mask)
+    }
+
+    /// `(observation, cumulative reward, termination, truncation, info)` of the agent to move
+    /// (the observation `None` when `observe` is false).
+    #[pyo3(signature = (observe = true))]
+    fn last<'py>(&mut self, py: Python<'py>, observe: bool) -> PyResult<Bound<'py, PyTuple>> {
+        let agent = self.agent_selection.bind(py).clone();
+        if agent.is_none() {
+            return Err(PyRuntimeError::new_err("reset() must be called before last()"));
+        }
+        let obs = if observe { self.observe(&agent)?.into_any() } else { py.None().into_bound(py) };
+        let of = |d: &Py<PyAny>| d.bind(py).get_item(&agent);
+        PyTuple::new(
+            py,
+            [
+                obs,
+                of(&self.cumulative_rewards)?,
+                of(&self.terminations)?,
+                of(&self.truncations)?,
+                of(&self.infos)?,
+            ],
+        )
+    }
+
+    /// The legal actions (0-5) of the agent to move, ascending.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        legal_tuple(py, self.core.legal_bits())
+    }
+
+    /// Plays the action of the agent to move (`None` once its game is over).
+    fn step(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let mut me = slf.borrow_mut();
+        if !me.started {
+            return Err(PyRuntimeError::new_err("reset() must be called before step()"));
+        }
+        let agent = me.agent_selection.bind(py).clone();
+        if me.terminations.bind(py).get_item(&agent)?.is_truthy()?
+            || me.truncations.bind(py).get_item(&agent)?.is_truthy()?
+        {
+            drop(me);
+            slf.call_method1(pyo3::intern!(py, "_was_dead_step"), (action,))?;
+            return Ok(());
+        }
+        if action.is_none() {
+            return Err(value_error("action: None is only for an agent whose game is over"));
+        }
+        let action = action_arg(action)?;
+        let other = me.names[1 - me.index(&agent)?].bind(py).clone().into_any();
+        let (status, captured) = me.core.step(action);
+        let rewards = me.rewards.bind(py).clone();
+        let cumulative = me.cumulative_rewards.bind(py).clone();
+        let c = i64::from(captured);
+        if status == GOING {
+            if me.win {
+                cumulative.set_item(&agent, 0)?;
+            } else {
+                // As `_cumulative_rewards[agent] = 0`, the rewards, then `_accumulate_rewards()`.
+                rewards.set_item(&agent, c)?;
+                rewards.set_item(&other, -c)?;
+                cumulative.set_item(&agent, c)?;
+                cumulative.set_item(&other, cumulative.get_item(&other)?.sub(c)?)?;
+            }
+            if me.core.plies() >= me.max_moves {
+                me.truncations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
+            }
+            me.agent_selection = me.name(py, me.core.position().to_move());
+            return Ok(());
+        }
+        let (mine, theirs) = if status == ILLEGAL {
+            let info = PyDict::new(py);
+            info.set_item("illegal", true)?;
+            me.infos.bind(py).set_item(&agent, info)?;
+            let loss = if me.win { 1 } else { i64::from(me.core.position().stones_on_board()) };
+            (-loss, loss)
+        } else if me.win {
+            let mover = Player::from_index(me.index(&agent)?);
+            match me.core.winner() {
+                None => (0, 0),
+                Some(w) if w == mover => (1, -1),
+                Some(_) => (-1, 1),
+            }
+        } else {
+            (c, -c)
+        };
+        rewards.set_item(&agent, mine)?;
+        rewards.set_item(&other, theirs)?;
+        cumulative.set_item(&agent, 0)?;
+        me.terminations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
+        drop(me);
+        slf.call_method0(pyo3::intern!(py, "_accumulate_rewards"))?;
+        Ok(())
+    }
+
+    /// The current position.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition(self.core.position())
+    }
+
+    /// Ends the environment: `step` needs a `reset` again.
+    fn close(&mut self) {
+        self.started = false;
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<AecCore>()?;
+    Ok(())
+}

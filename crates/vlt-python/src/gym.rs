@@ -1,0 +1,174 @@
+//! `vlt._vlt.GymCore`: the state and the step of the Gymnasium environment, in Rust. The Python
+//! class `vlt.gymnasium.VaiLungThlanEnv` derives from it and from `gymnasium.Env`, so that `step`
+//! (the agent's move, the opponent's replies, the reward, the end, the observation and the mask)
+//! is one native call.
+
+use crate::aec::action_arg;
+use crate::env::{Core, GOING, ILLEGAL, legal_tuple};
+use crate::opponent::Opponent;
+use crate::position::PyPosition;
+use crate::recycle::{Arrays, Dicts};
+use crate::tablebase::PyTablebase;
+use crate::value_error;
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use vlt_core::{Player, Position};
+
+/// One agent against a built-in opponent (see `vlt.gymnasium`).
+#[pyclass(subclass, module = "vlt._vlt")]
+pub struct GymCore {
+    core: Core,
+    /// The agent's side, `None` for a random side each episode.
+    side: Option<Player>,
+    win: bool,
+    max_moves: usize,
+    started: bool,
+    observations: Arrays<f32, 14>,
+    infos: Dicts,
+}
+
+impl GymCore {
+    fn mask(&self) -> [i8; 6] {
+        self.core.mask(self.core.agent)
+    }
+}
+
+#[pymethods]
+impl GymCore {
+    /// The opponent ("random", "greedy", "level:N", "perfect" with `tablebase`), the agent's side
+    /// ("B", "A", "random"), the rewards ("captures" or "win") and the cut (`max_moves`).
+    /// (`render_mode` is the Python class's.)
+    #[new]
+    #[pyo3(signature = (opponent = "random", agent = "B", reward = "captures", tablebase = None, max_moves = 1000, render_mode = None))]
+    fn new(
+        opponent: &str,
+        agent: &str,
+        reward: &str,
+        tablebase: Option<PyRef<'_, PyTablebase>>,
+        max_moves: i64,
+        render_mode: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let _ = render_mode;
+        let side = match agent {
+            "B" => Some(Player::B),
+            "A" => Some(Player::A),
+            "random" => None,
+            _ => {
+                return Err(value_error(format!(
+                    "agent: expected \"B\", \"A\" or \"random\", found {agent:?}"
+                )));
+            }
+        };
+        let win = match reward {
+            "win" => true,
+            "captures" => false,
+            _ => {
+                return Err(value_error(format!(
+                    "unknown reward {reward:?}: expected \"captures\" or \"win\""
+                )));
+            }
+        };
+        let max_moves = usize::try_from(max_moves)
+            .ok()
+            .filter(|&m| m > 0)
+            .ok_or_else(|| value_error("max_moves must be positive"))?;
+        let opponent = Opponent::parse(opponent, tablebase.map(|t| t.tables()))?;
+        Ok(GymCore {
+            core: Core::new(Position::START, 0, Some(opponent), side.unwrap_or(Player::B), false),
+            side,
+            win,
+            max_moves,
+            started: false,
+            observations: Arrays::new(),
+            infos: Dicts::new(false),
+        })
+    }
+
+    /// Starts an episode (reseeding first when `seed` is given): picks the agent's side, plays
+    /// the opponent's moves until the agent is to move. Returns `(observation, info)`.
+    #[pyo3(name = "_start", signature = (seed = None))]
+    fn start<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyDict>)> {
+        if let Some(s) = seed {
+            self.core.rng = vlt_core::playout::SplitMix64(s);
+        }
+        self.core.agent = self.side.unwrap_or_else(|| Player::from_index(self.core.rng.below(2) as usize));
+        self.core.reset(None);
+        self.started = true;
+        let obs = self.observations.take(py, &self.core.observation(self.core.agent));
+        let mask = self.mask();
+        Ok((obs, self.infos.take(py, &[0.0; 14], &mask)?))
+    }
+
+    /// Plays the agent's action and the opponent's replies: `(observation, reward, terminated,
+    /// truncated, info)`, with `info["action_mask"]` (and `info["illegal"]` after an illegal
+    /// action, which ends the episode as a forfeit).
+    fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        if !self.started {
+            let err = py.import("gymnasium.error")?.getattr("ResetNeeded")?;
+            return Err(PyErr::from_value(
+                err.call1(("Cannot call env.step() before calling env.reset()",))?,
+            ));
+        }
+        let (status, r) = self.core.step_against(action_arg(action)?);
+        let me = self.core.agent;
+        let obs = self.observations.take(py, &self.core.observation(me)).into_any();
+        let mask = self.mask();
+        let r = f64::from(r);
+        if status == GOING {
+            let truncated = self.core.plies() >= self.max_moves;
+            let reward = if self.win { 0.0 } else { r };
+            let info = self.infos.take(py, &[0.0; 14], &mask)?.into_any();
+            let t = (obs, reward, false, truncated, info);
+            return t.into_pyobject(py);
+        }
+        let info = PyDict::new(py);
+        info.set_item("action_mask", PyArray1::from_slice(py, &mask))?;
+        let reward = if status == ILLEGAL {
+            info.set_item("illegal", true)?;
+            if self.win { -1.0 } else { r }
+        } else if self.win {
+            match self.core.winner() {
+                None => 0.0,
+                Some(w) if w == me => 1.0,
+                Some(_) => -1.0,
+            }
+        } else {
+            r
+        };
+        (obs, reward, true, false, info.into_any()).into_pyobject(py)
+    }
+
+    /// The agent's legal actions (0-5), ascending.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        let bits = if self.core.position().to_move() == self.core.agent { self.core.legal_bits() } else { 0 };
+        legal_tuple(py, bits)
+    }
+
+    /// The legal actions as bool[6] (the convention of maskable policies).
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let m = self.mask();
+        PyArray1::from_slice(py, &m.map(|v| v != 0))
+    }
+
+    /// The agent's side in this episode: 0 = B, 1 = A.
+    #[getter]
+    fn agent(&self) -> usize {
+        self.core.agent.index()
+    }
+
+    /// The current position.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition(self.core.position())
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GymCore>()?;
+    Ok(())
+}
