@@ -95,7 +95,7 @@ test('the tab title says "Your turn" only while it is the player\'s turn', async
   // The board agrees: one of A's holes is playable now.
   assert.ok((await page.locator('.hole.legal').count()) > 0);
   assert.match(await page.locator('#status').textContent(), /Your turn/);
-  await shot(page, '40-title-your-turn');
+  await shot(page, '50-title-your-turn');
 
   // Our move: the title drops "Your turn" while the computer replies, and gets it back after.
   await page.evaluate(() => (window.__titles = [document.title]));

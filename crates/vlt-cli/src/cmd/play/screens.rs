@@ -97,15 +97,18 @@ pub fn draw_settings(f: &mut Frame, app: &App, row: usize, area: Rect) {
     let r = centered(area, 66, 14);
     f.render_widget(Clear, r);
     let on_off = |b: bool| cat.t(if b { "settings_on" } else { "settings_off" });
+    // The labels padded to the longest, so the values line up in every language.
+    let labels = ["settings_lang", "settings_speed", "settings_eval"].map(|k| cat.t(k));
+    let lw = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) + 2;
     let mut lines = vec![Line::from("")];
     for (i, s) in SETTING_ROWS.iter().enumerate() {
         let text = match s {
-            SettingRow::Language => format!("{:<18} ◀ {} ▶", cat.t("settings_lang"), cat.t("lang_name")),
+            SettingRow::Language => format!("{:<lw$}◀ {} ▶", labels[0], cat.t("lang_name")),
             SettingRow::Speed => {
                 let speed = if app.pace() == 0 { super::prefs::Speed::Off } else { app.prefs.speed };
-                format!("{:<18} ◀ {} ▶", cat.t("settings_speed"), cat.t(speed.key()))
+                format!("{:<lw$}◀ {} ▶", labels[1], cat.t(speed.key()))
             }
-            SettingRow::Eval => format!("{:<18} ◀ {} ▶", cat.t("settings_eval"), on_off(app.show_eval)),
+            SettingRow::Eval => format!("{:<lw$}◀ {} ▶", labels[2], on_off(app.show_eval)),
             SettingRow::Done => format!("[ {} ]", cat.t("settings_done")),
         };
         let style = if i == row {
@@ -128,5 +131,6 @@ pub fn draw_settings(f: &mut Frame, app: &App, row: usize, area: Rect) {
         .border_type(BorderType::Double)
         .title(cat.t("settings_title"))
         .padding(Padding::horizontal(1));
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(block), r);
+    // Not trimmed: the rows keep their indent under the ▶ of the selected one.
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
 }

@@ -121,7 +121,11 @@ fn settings_fit_80x24_in_every_language() {
         a.act(Action::Settings, Instant::now());
         let got = screen(&a, 80, 24, Instant::now());
         let text = got.join("\n");
-        assert_eq!(got.iter().filter(|l| l.contains("◀ ") && l.contains(" ▶")).count(), 3, "{code}:\n{text}");
+        let rows: Vec<&String> = got.iter().filter(|l| l.contains("◀ ") && l.contains(" ▶")).collect();
+        assert_eq!(rows.len(), 3, "{code}:\n{text}");
+        // The values line up (the selected row's ▶ pointer takes the place of the others' indent).
+        let cols: Vec<usize> = rows.iter().map(|l| l.chars().take_while(|c| *c != '◀').count()).collect();
+        assert!(cols.iter().all(|c| *c == cols[0]), "{code}: {cols:?}\n{text}");
         assert!(text.contains(&a.cat.t("settings_keys")), "{code}:\n{text}");
         assert!(text.contains(&a.cat.t("lang_name")), "{code}:\n{text}");
         let keys = a.cat.t("keys_2");
