@@ -162,16 +162,17 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     }
     y += 1;
     // The last few messages, the newest at the bottom and brightest, so the user's move and the
-    // computer's reply can both be read.
-    let msg_h = (area.height - 2).saturating_sub(y + 1).min(6);
+    // computer's reply can both be read; a tall window shows more of them.
+    let room = (area.height - 2).saturating_sub(y + 1);
+    let (msg_h, keep) = if room >= 12 { (room.min(10), 8) } else { (room.min(6), 3) };
     let replay = [app.message.clone()];
     let log: &[String] = if matches!(app.mode, Mode::Replay(_)) { &replay } else { &app.log };
     let n = log.len();
-    let lines: Vec<Line> = log[n.saturating_sub(3)..]
+    let lines: Vec<Line> = log[n.saturating_sub(keep)..]
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let newest = i + 1 == n.min(3);
+            let newest = i + 1 == n.min(keep);
             let style = if newest { Style::new() } else { Style::new().fg(Color::DarkGray) };
             Line::from(Span::styled(m.clone(), style))
         })
@@ -179,7 +180,7 @@ fn draw_texts(f: &mut Frame, app: &App, g: &Geometry, area: Rect, now: Instant) 
     // Roughly the wrapped height (words wrap a little earlier than characters would).
     let width = usize::from(w - 2);
     let text_h: usize =
-        log[n.saturating_sub(3)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
+        log[n.saturating_sub(keep)..].iter().map(|m| m.chars().count() * 11 / 10 / width + 1).sum();
     let text_h = text_h as u16;
     let scroll = text_h.saturating_sub(msg_h);
     f.render_widget(
@@ -260,10 +261,13 @@ fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
             MenuRow::First => (cat.t("menu_first"), s.first.to_string()),
             MenuRow::Start => (String::new(), String::new()),
         };
-        let text = if *m == MenuRow::Start {
-            format!("[ {} ]", cat.t("menu_start"))
-        } else {
-            format!("{label:<16} ◀ {value} ▶")
+        let text = match (m, s.opponent) {
+            (MenuRow::Start, _) => format!("[ {} ]", cat.t("menu_start")),
+            // The level's row also gives the scale, so the number means something at once.
+            (MenuRow::Level, Opponent::Computer(_)) => {
+                format!("{label:<16} ◀ {value} ▶  {}", cat.t("level_scale"))
+            }
+            _ => format!("{label:<16} ◀ {value} ▶"),
         };
         let style = if i == row {
             Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)

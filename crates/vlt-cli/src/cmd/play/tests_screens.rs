@@ -51,6 +51,8 @@ fn the_settings_screen_changes_and_remembers() {
     let text = screen(&a, 80, 24, now).join("\n");
     assert!(text.contains("Ajustes") && text.contains("◀ Español ▶") && text.contains("Jugadas"), "{text}");
     assert!(std::fs::read_to_string(&path).unwrap().contains("\"es\""));
+    // The messages in English are gone; the change is said in Spanish.
+    assert_eq!(a.log, vec!["Idioma: Español".to_string()]);
     a.act(Action::Left, now);
     a.act(Action::Left, now);
     assert_eq!(a.cat.code(), "de", "the languages wrap round");
@@ -218,5 +220,24 @@ fn every_example_ends_as_the_rules_say_and_fits() {
         }
         // The board of the game's player to move is unaffected by the examples.
         assert_eq!(a.game.position().to_move(), Player::B);
+    }
+}
+
+/// The start menu says what the levels mean in every language: the scale beside the number, and
+/// the chosen level's meaning under it; both whole inside the menu at 80x24.
+#[test]
+fn the_menu_says_what_the_levels_mean() {
+    for (code, _) in LANGS {
+        for n in [1u8, 6, 10] {
+            let s = setup(Opponent::Computer(Level::new(n).unwrap()), None);
+            let a = App::new(Catalog::new(code).unwrap(), s, true, false);
+            let got = screen(&a, 80, 24, Instant::now());
+            let text = got.join("\n");
+            let scale = a.cat.t("level_scale");
+            let row = got.iter().find(|l| l.contains(&scale)).unwrap_or_else(|| panic!("{code}:\n{text}"));
+            assert!(row.contains(&format!("◀ {n} ▶")), "{code}: {row}");
+            let meaning = super::render::level_text(&a.cat, n);
+            assert!(text.contains(&meaning), "{code} {n}: {meaning}\n{text}");
+        }
     }
 }

@@ -67,6 +67,10 @@ impl App {
                 if let Some(cat) = Catalog::new(next) {
                     self.cat = cat;
                     self.prefs.lang = Some(next.to_string());
+                    // The old messages were in the other language: they go, the change is said.
+                    self.log.clear();
+                    let msg = format!("{}: {}", self.cat.t("settings_lang"), self.cat.t("lang_name"));
+                    self.say(msg);
                 }
             }
             SettingRow::Speed => {
