@@ -16,6 +16,9 @@ pub struct Bounds {
     pub engine_ms: u64,
     /// How many engine searches run at once (each on its own blocking thread).
     pub engine_threads: usize,
+    /// The game review's search time for each position, in milliseconds (the review runs in the
+    /// background on its own thread; positions inside the tables take no search).
+    pub review_ms: u64,
 }
 
 impl Default for Bounds {
@@ -26,6 +29,7 @@ impl Default for Bounds {
             max_open_games: 10_000,
             engine_ms: 1500,
             engine_threads: 2,
+            review_ms: 200,
         }
     }
 }

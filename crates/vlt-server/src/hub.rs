@@ -23,6 +23,10 @@ pub struct Hub {
     store: Arc<Store>,
     games: GameCache,
     engines: EnginePool,
+    /// The endgame tables, if any (the analysis board's line to the end).
+    tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
+    /// Game reviews, computed in the background and stored.
+    reviews: crate::review::Reviewer,
     epoch: Arc<str>,
     /// The bounds in force.
     pub bounds: Bounds,
@@ -54,17 +58,35 @@ impl Hub {
         tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     ) -> Arc<Hub> {
         let epoch = random_hex(4).unwrap_or_else(|_| format!("{:x}", now()));
+        let store = Arc::new(store);
         Arc::new(Hub {
-            engines: EnginePool::new(bounds.engine_threads, bounds.engine_ms, tablebase),
+            engines: EnginePool::new(bounds.engine_threads, bounds.engine_ms, tablebase.clone()),
+            reviews: crate::review::Reviewer::new(Arc::clone(&store), tablebase.clone(), bounds.review_ms),
+            tablebase,
             epoch: Arc::from(epoch),
-            store: Arc::new(store),
+            store,
             games: GameCache::default(),
             bounds,
         })
     }
 
+    /// The engine pool (the analysis board searches on it).
+    pub(crate) fn engines(&self) -> &EnginePool {
+        &self.engines
+    }
+
+    /// The endgame tables, if any.
+    pub(crate) fn tablebase(&self) -> Option<&Arc<vlt_tablebase::Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
+    /// The game reviews.
+    pub(crate) fn reviews(&self) -> &crate::review::Reviewer {
+        &self.reviews
+    }
+
     /// Runs a store operation on a blocking thread (SQLite waits for the disk).
-    async fn db<T: Send + 'static>(
+    pub(crate) async fn db<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Store) -> Result<T, crate::store::StoreError> + Send + 'static,
     ) -> Result<T, ApiError> {

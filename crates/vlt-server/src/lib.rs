@@ -17,6 +17,7 @@
 //! ```
 
 mod assets;
+mod board;
 pub mod cache;
 pub mod config;
 pub mod engine;
@@ -25,6 +26,7 @@ pub mod hub;
 pub mod kinds;
 pub mod live;
 pub mod loadtest;
+pub mod review;
 mod routes;
 pub mod seat;
 pub mod store;
@@ -61,6 +63,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/hint", post(routes::hint))
         .route("/api/games/{id}/analysis", get(routes::analysis))
         .route("/api/games/{id}/record", get(routes::record))
+        .route("/api/games/{id}/review", get(review::routes::get).post(review::routes::start))
+        .route("/api/analyse", post(board::analyse))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(routes::not_found)
         .layer(DefaultBodyLimit::max(limit))

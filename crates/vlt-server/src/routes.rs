@@ -16,12 +16,12 @@ use std::sync::Arc;
 use vlt_core::examples::WORKED_EXAMPLES;
 use vlt_core::{Move, Position};
 
-type Hs = State<Arc<Hub>>;
+pub(crate) type Hs = State<Arc<Hub>>;
 /// A request body, or why it could not be read (too large, cut off).
-type Body = Result<Bytes, BytesRejection>;
+pub(crate) type Body = Result<Bytes, BytesRejection>;
 
 /// Parses a JSON body, refusing oversized ones and naming what is wrong in malformed ones.
-fn body<T: DeserializeOwned>(hub: &Hub, bytes: &Body) -> Result<T, ApiError> {
+pub(crate) fn body<T: DeserializeOwned>(hub: &Hub, bytes: &Body) -> Result<T, ApiError> {
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {

@@ -38,6 +38,13 @@ const MIGRATIONS: &[&str] = &[
     "CREATE INDEX games_finished ON games (finished, updated);",
     // 3: free-form record tags (JSON array of [name, value]) kept from imports.
     "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';",
+    // 4: stored game reviews (review/store.rs): the moves reviewed and the review as JSON.
+    "CREATE TABLE reviews (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        moves TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created INTEGER NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.
@@ -212,7 +219,7 @@ impl Store {
         Ok(Store { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()) })
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written (transactions roll
         // back), so a poisoned lock is safe to reuse.
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -220,7 +227,7 @@ impl Store {
 
     /// Runs `op` in a committed transaction (grouped with other writers' ops waiting at the same
     /// time) and returns the rows it changed, once that transaction is committed.
-    fn write(
+    pub(crate) fn write(
         &self,
         op: impl FnOnce(&Connection) -> rusqlite::Result<usize> + Send + 'static,
     ) -> Result<usize, StoreError> {

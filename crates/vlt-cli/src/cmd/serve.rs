@@ -27,6 +27,10 @@ pub struct Args {
     /// Engine searches running at once (1-64).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=64))]
     engine_threads: u8,
+    /// The game review's search time for each position, in milliseconds (1-10000); reviews run
+    /// in the background, one at a time, and are stored.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    review_ms: u64,
     /// Endgame tables (a folder built by `vlt tb build`): the computer plays positions with few
     /// enough stones perfectly, and hints and analysis of them are exact.
     #[arg(long, value_name = "DIR")]
@@ -52,6 +56,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         max_open_games: a.max_open_games as usize,
         engine_ms: a.engine_ms,
         engine_threads: usize::from(a.engine_threads),
+        review_ms: a.review_ms,
         ..Bounds::default()
     };
     let hub = Hub::with_tablebase(store, bounds, tablebase);
