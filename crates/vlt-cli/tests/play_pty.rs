@@ -47,17 +47,22 @@ fn start(args: &[&str]) -> Vlt {
     start_with(args, &dir)
 }
 
-/// The real `vlt` with `args`, its settings under `config` (as `XDG_CONFIG_HOME`).
+/// The real `vlt` with `args`, its settings under `config` (as `XDG_CONFIG_HOME`), at 80x24.
 fn start_with(args: &[&str], config: &std::path::Path) -> Vlt {
+    start_sized(args, config, 24, 80)
+}
+
+/// The real `vlt` with `args` in a pseudo-terminal of `rows` by `cols`.
+fn start_sized(args: &[&str], config: &std::path::Path, rows: u16, cols: u16) -> Vlt {
     let pty = native_pty_system();
-    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
+    let pair = pty.openpty(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 }).expect("a pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
     cmd.args(args);
     cmd.env("TERM", "xterm-256color");
     cmd.env("XDG_CONFIG_HOME", config);
     let child = pair.slave.spawn_command(cmd).expect("vlt starts");
     drop(pair.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
     let mut reader = pair.master.try_clone_reader().unwrap();
     let p2 = parser.clone();
     std::thread::spawn(move || {
@@ -230,4 +235,39 @@ fn settings_are_changed_in_the_program_and_remembered() {
     keys.flush().unwrap();
     assert!(child.wait().unwrap().success());
     std::fs::remove_dir_all(&config).ok();
+}
+
+/// At 160x48 the rules' first worked example is on the board, 15-column holes and all: a step at
+/// a time with the down arrow (the stones lifted, then sown), played through with Enter to the
+/// position after the capture.
+#[test]
+fn a_worked_example_steps_on_a_large_board() {
+    let dir = std::env::temp_dir().join(format!("vlt-pty-example-{}", std::process::id()));
+    let Vlt { mut child, master: _master, mut keys, screen } =
+        start_sized(&["play", "--lang", "en", "--opponent", "human", "--no-menu"], &dir, 48, 160);
+    let mut send = |s: &str| {
+        keys.write_all(s.as_bytes()).unwrap();
+        keys.flush().unwrap();
+    };
+    screen.wait(20, "the board", |t| t.contains("Player B to move"));
+    // The large scale: a hole's top border is 15 columns (the label inside it).
+    let t = screen.text();
+    assert!(t.contains("┌─────1A──────┐"), "{t}");
+    send("?");
+    screen.wait(10, "the rules", |t| t.contains("Rules (1/4)"));
+    send("\x1b[C");
+    let t = screen.wait(10, "the first example", |t| t.contains("Example 1/3: 1B sows 7 stones"));
+    assert!(t.contains("╔═════1B══════╗") && t.contains("0/13"), "{t}");
+    send("\x1b[B");
+    screen.wait(10, "the stones lifted", |t| t.contains("1/13") && t.contains("in hand: 7"));
+    send("\x1b[B");
+    screen.wait(10, "the first stone sown", |t| t.contains("2/13") && t.contains("in hand: 6"));
+    send("\r");
+    let t = screen.wait(20, "the move played through", |t| t.contains("13/13"));
+    assert!(t.contains("Captured 1: 2A.") && t.contains("B 15, A 14"), "{t}");
+    send("\x1b");
+    screen.wait(10, "back to the game", |t| t.contains("Player B to move") && !t.contains("Example"));
+    send("q");
+    assert!(child.wait().unwrap().success());
+    std::fs::remove_dir_all(&dir).ok();
 }
