@@ -8,12 +8,18 @@ use super::i18n::Catalog;
 use super::prefs::Prefs;
 pub use super::setup::{Opponent, Setup};
 use super::words::{describe_move, player_name, replay_text, result_text};
-use super::worker::{Job, Reply, Request, Worker};
+use super::worker::{Job, Request, Worker};
 use std::time::{Duration, Instant};
-use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position, Record};
+use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position};
 use vlt_engine::Level;
 
+mod engine;
+mod files;
+mod modes;
 mod screens;
+
+pub use engine::Eval;
+pub use modes::{Action, MENU_ROWS, MenuRow, Mode, PromptKind};
 
 /// The least time the computer seems to think, so its move does not land before the player has
 /// seen their own.
@@ -22,142 +28,12 @@ pub const MIN_THINK: Duration = Duration::from_millis(350);
 /// How many messages the log keeps.
 pub const LOG_LEN: usize = 20;
 
-/// The rows of the start menu.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MenuRow {
-    /// Person or computer.
-    Opponent,
-    /// The computer's level.
-    Level,
-    /// The side the user plays.
-    Side,
-    /// Who moves first.
-    First,
-    /// Start the game.
-    Start,
-}
-
-/// The menu's rows, top to bottom.
-pub const MENU_ROWS: [MenuRow; 5] =
-    [MenuRow::Opponent, MenuRow::Level, MenuRow::Side, MenuRow::First, MenuRow::Start];
-
-/// What the file-name prompt is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PromptKind {
-    /// Save the game record.
-    Save,
-    /// Load a game record.
-    Load,
-}
-
-/// What the screen shows and how keys are read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The start menu, a row selected.
-    Menu(usize),
-    /// The game.
-    Play,
-    /// The rules screen, a page shown (0: the rules, 1..: the worked examples, stepped on the
-    /// board).
-    Rules(usize),
-    /// The settings screen, a row selected.
-    Settings(usize),
-    /// Typing a file name.
-    Prompt(PromptKind, String),
-    /// Asking whether to resign.
-    ConfirmResign,
-    /// Replaying the game: the number of moves shown as played.
-    Replay(usize),
-}
-
-/// What the user asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// A digit: the hole of that number of the player to move (N1), or a level in the menu.
-    Hole(u8),
-    /// Arrow left.
-    Left,
-    /// Arrow right.
-    Right,
-    /// Arrow up.
-    Up,
-    /// Arrow down.
-    Down,
-    /// Home.
-    Home,
-    /// End.
-    End,
-    /// Enter: play the selected hole, confirm.
-    Enter,
-    /// A click on a hole (the input layer's hit test found it).
-    Pick(Hole),
-    /// Take back a move.
-    Undo,
-    /// Play again a move taken back.
-    Redo,
-    /// Ask the engine for a move.
-    Hint,
-    /// Show or hide the evaluation bar.
-    Eval,
-    /// Open the start menu for a new game.
-    New,
-    /// Give up the game.
-    Resign,
-    /// Save the game record.
-    Save,
-    /// Load a game record.
-    Load,
-    /// Replay the game move by move.
-    Replay,
-    /// The rules screen.
-    Rules,
-    /// The settings screen.
-    Settings,
-    /// Yes (confirmations).
-    Yes,
-    /// Escape: leave the current screen.
-    Back,
-    /// Quit the program.
-    Quit,
-    /// A character typed into a prompt.
-    Char(char),
-    /// Backspace in a prompt.
-    Backspace,
-    /// Any other key: skips a running animation.
-    Skip,
-}
-
 /// The engine request the app waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Pending {
     id: u64,
     job: Job,
     since: Instant,
-}
-
-/// The engine's view of a position, in one unit for the bar and the hint alike: the final score
-/// it predicts (each player's captures at the end, if both play their best).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Eval {
-    /// The predicted final captures, B's and A's (they add up to the captures now plus the stones
-    /// left on the board).
-    pub b: u8,
-    /// A's predicted final captures.
-    pub a: u8,
-    /// The depth the engine reached.
-    pub depth: u32,
-}
-
-impl Eval {
-    /// The prediction for `pos` from the engine's score `future` (the capture difference still to
-    /// come, for the player to move).
-    pub fn new(pos: Position, future: i32, depth: u32) -> Eval {
-        let left = pos.stones_on_board() as i32; // at most 60
-        let future_b = if pos.to_move() == Player::B { future } else { -future };
-        let share = ((left + future_b + 1).div_euclid(2)).clamp(0, left);
-        let caps = pos.captures();
-        Eval { b: caps.b + share as u8, a: caps.a + (left - share) as u8, depth }
-    }
 }
 
 /// The whole state of the terminal game.
@@ -660,100 +536,6 @@ impl App {
         self.after_change(now);
     }
 
-    /// Writes the game record (the rules crate's format) to `path`.
-    pub fn save(&mut self, path: &str) {
-        let mut rec = Record::new(self.game.clone());
-        for p in [Player::B, Player::A] {
-            rec.set_tag(&p.to_string(), &self.record_name(p));
-        }
-        let msg = match std::fs::write(path, rec.to_string()) {
-            Ok(()) => {
-                self.file = path.to_string();
-                self.cat.f("saved", &[("file", &path)])
-            }
-            Err(e) => self.cat.f("save_failed", &[("file", &path), ("error", &e)]),
-        };
-        self.say(msg);
-    }
-
-    fn record_name(&self, p: Player) -> String {
-        match self.setup.opponent {
-            Opponent::Computer(l) if p != self.setup.human => format!("vlt level {}", l.get()),
-            _ => format!("player {p}"),
-        }
-    }
-
-    /// Reads a game record from `path` and continues it.
-    pub fn load(&mut self, path: &str, now: Instant) {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                self.say(self.cat.f("load_failed", &[("file", &path), ("error", &e)]));
-                return;
-            }
-        };
-        match Record::parse(&text) {
-            Ok(rec) => self.continue_game(rec.game, path, now),
-            Err(e) => self.say(self.cat.f("load_failed", &[("file", &path), ("error", &e)])),
-        }
-    }
-
-    /// Goes on with a game read from the record file `path`.
-    pub fn continue_game(&mut self, game: Game, path: &str, now: Instant) {
-        self.game = game;
-        self.end_anim();
-        self.mode = Mode::Play;
-        self.file = path.to_string();
-        self.cursor = first_cursor(self.game.position());
-        let mut msg = self.cat.f("loaded", &[("file", &path), ("n", &self.game.moves().len())]);
-        if let Some(r) = self.game.result() {
-            msg = format!("{msg} {}", result_text(&self.cat, &self.setup, &self.game, r));
-        }
-        self.say(msg);
-        self.after_change(now);
-    }
-
-    /// Takes in an engine reply: the computer's move, a hint or an evaluation.
-    pub fn on_reply(&mut self, r: Reply) {
-        let Some(i) = self.pending.iter().position(|p| p.id == r.id) else { return };
-        let p = self.pending.remove(i);
-        match r.job {
-            Job::Play(..) => {
-                if let Some(mv) = r.mv {
-                    self.ready = Some((mv, p.since + MIN_THINK));
-                }
-            }
-            Job::Hint => {
-                if let (Some(mv), Some(s)) = (r.mv, r.score) {
-                    let e = self.take_eval(s, r.depth);
-                    self.hints.insert(self.game.position(), mv);
-                    self.show_hint(mv, e);
-                }
-            }
-            Job::Eval => {
-                if let Some(s) = r.score {
-                    self.take_eval(s, r.depth);
-                }
-            }
-        }
-    }
-
-    /// Takes in the engine's score for the current position; a position already valued keeps its
-    /// first value.
-    pub fn take_eval(&mut self, future: i32, depth: u32) -> Eval {
-        let pos = self.game.position();
-        let e = *self.evals.entry(pos).or_insert_with(|| Eval::new(pos, future, depth));
-        self.eval = Some(e);
-        e
-    }
-
-    fn show_hint(&mut self, mv: Move, e: Eval) {
-        self.hint = Some(mv);
-        self.cursor = mv.hole();
-        self.eval = Some(e);
-        self.say(self.cat.f("hint", &[("move", &mv), ("b", &e.b), ("a", &e.a)]));
-    }
-
     /// Advances time: ends a finished animation, plays the computer's move when it is due, and
     /// takes in engine replies.
     pub fn tick(&mut self, now: Instant) {
@@ -779,27 +561,6 @@ impl App {
                     }
                 }
             }
-        }
-    }
-
-    /// Waits (up to `timeout`) for the engine, for tests that have no event loop.
-    #[cfg(test)]
-    pub fn wait_engine(&mut self, timeout: Duration) -> bool {
-        let reply = self.worker.as_ref().and_then(|w| w.recv_timeout(timeout));
-        match reply {
-            Some(r) => {
-                let now = Instant::now();
-                self.on_reply(r);
-                if let Some((mv, _)) = self.ready.take() {
-                    self.end_anim();
-                    if let Err(e) = self.play(mv, now) {
-                        self.say(e.to_string());
-                    }
-                    self.end_anim();
-                }
-                true
-            }
-            None => false,
         }
     }
 
