@@ -9,7 +9,7 @@
 
 use crate::env::{Core, GOING, ILLEGAL, legal_tuple};
 use crate::position::PyPosition;
-use crate::recycle::Dicts;
+use crate::recycle::{Dicts, Tuple};
 use crate::value_error;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -35,6 +35,8 @@ pub struct AecCore {
     names: [Py<PyString>; 2],
     /// Each agent's recycled observation dicts.
     observations: [Dicts; 2],
+    /// `last`'s recycled result.
+    result: Tuple,
     #[pyo3(get, set)]
     agents: Py<PyAny>,
     #[pyo3(get, set)]
@@ -55,8 +57,12 @@ impl AecCore {
     /// 0 for "player_0", 1 for "player_1".
     fn index(&self, agent: &Bound<'_, PyAny>) -> PyResult<usize> {
         let py = agent.py();
+        // The names handed out are these very objects: identity first, equality for copies.
+        if let Some(i) = self.names.iter().position(|n| agent.is(n.bind(py))) {
+            return Ok(i);
+        }
         for (i, name) in self.names.iter().enumerate() {
-            if agent.is(name.bind(py)) || agent.eq(name.bind(py))? {
+            if agent.eq(name.bind(py))? {
                 return Ok(i);
             }
         }
@@ -115,6 +121,7 @@ impl AecCore {
             started: false,
             names: [PyString::intern(py, "player_0").unbind(), PyString::intern(py, "player_1").unbind()],
             observations: [Dicts::new(true), Dicts::new(true)],
+            result: Tuple::new(),
             agents: PyList::empty(py).into_any().unbind(),
             rewards: PyDict::new(py).into_any().unbind(),
             cumulative_rewards: PyDict::new(py).into_any().unbind(),
@@ -166,16 +173,14 @@ impl AecCore {
         }
         let obs = if observe { self.observe(&agent)?.into_any() } else { py.None().into_bound(py) };
         let of = |d: &Py<PyAny>| d.bind(py).get_item(&agent);
-        PyTuple::new(
-            py,
-            [
-                obs,
-                of(&self.cumulative_rewards)?,
-                of(&self.terminations)?,
-                of(&self.truncations)?,
-                of(&self.infos)?,
-            ],
-        )
+        let items = [
+            obs,
+            of(&self.cumulative_rewards)?,
+            of(&self.terminations)?,
+            of(&self.truncations)?,
+            of(&self.infos)?,
+        ];
+        self.result.fill(py, items)
     }
 
     /// The legal actions (0-5) of the agent to move, ascending.

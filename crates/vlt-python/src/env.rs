@@ -66,6 +66,9 @@ pub(crate) fn action_move(pos: Position, action: i64) -> Option<Move> {
 /// PettingZoo and Gymnasium environments, which step it from Rust.
 pub(crate) struct Core {
     pos: Position,
+    /// The legal moves of `pos` as bits (bit k = hole k + 1 of the player to move; 0 once over),
+    /// which each move computes anyway.
+    legal: u8,
     reps: Repetitions,
     plies: usize,
     over: bool,
@@ -88,6 +91,7 @@ impl Core {
         let record = record || opponent.as_ref().is_some_and(Opponent::needs_history);
         Core {
             pos: start,
+            legal: if start.is_game_over() { 0 } else { start.legal_moves().mask() },
             reps: Repetitions::new(start),
             plies: 0,
             over: start.is_game_over(),
@@ -103,6 +107,7 @@ impl Core {
     fn from_game(game: Game, rng: SplitMix64, agent: Player) -> Core {
         Core {
             pos: game.position(),
+            legal: if game.is_over() { 0 } else { game.position().legal_moves().mask() },
             reps: Repetitions::from_positions(game.since_last_capture()),
             plies: game.moves().len(),
             over: game.is_over(),
@@ -133,6 +138,7 @@ impl Core {
         self.pos = next;
         self.plies += 1;
         self.over = self.reps.push(next, taken > 0) >= 3 || legal.is_empty();
+        self.legal = if self.over { 0 } else { legal.mask() };
         if let Some(g) = self.game.as_mut() {
             g.play(mv).expect("the move is legal and the game not over");
             debug_assert_eq!((g.position(), g.is_over()), (self.pos, self.over));
@@ -164,6 +170,7 @@ impl Core {
         self.reps.restart(self.start);
         self.plies = 0;
         self.over = self.start.is_game_over();
+        self.legal = if self.over { 0 } else { self.start.legal_moves().mask() };
         if let Some(g) = self.game.as_mut() {
             *g = Game::new(self.start);
         }
@@ -174,7 +181,8 @@ impl Core {
     #[inline]
     pub(crate) fn step(&mut self, action: i64) -> (u8, u8) {
         let pos = self.pos;
-        match action_move(pos, action).filter(|&m| !self.over && pos.check(m).is_ok()) {
+        let legal = (0..6).contains(&action) && self.legal >> action & 1 == 1;
+        match action_move(pos, action).filter(|_| legal) {
             None => (ILLEGAL, 0),
             Some(m) => {
                 let s = self.play(m);
@@ -199,7 +207,7 @@ impl Core {
     /// The legal actions of the player to move as bits (bit k = action k); 0 once it is over.
     #[inline]
     pub(crate) fn legal_bits(&self) -> u8 {
-        if self.over { 0 } else { self.pos.legal_moves().mask() }
+        self.legal
     }
 
     /// The legal actions of `player` as int8[6] (all zero when it is not to move).

@@ -7,10 +7,11 @@ use crate::aec::action_arg;
 use crate::env::{Core, GOING, ILLEGAL, legal_tuple};
 use crate::opponent::Opponent;
 use crate::position::PyPosition;
-use crate::recycle::{Arrays, Dicts};
+use crate::recycle::{Arrays, Dicts, Tuple};
 use crate::tablebase::PyTablebase;
 use crate::value_error;
 use numpy::PyArray1;
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use vlt_core::{Player, Position};
@@ -26,6 +27,8 @@ pub struct GymCore {
     started: bool,
     observations: Arrays<f32, 14>,
     infos: Dicts,
+    /// `step`'s recycled result.
+    result: Tuple,
 }
 
 impl GymCore {
@@ -82,6 +85,7 @@ impl GymCore {
             started: false,
             observations: Arrays::new(),
             infos: Dicts::new(false),
+            result: Tuple::new(),
         })
     }
 
@@ -123,8 +127,14 @@ impl GymCore {
             let truncated = self.core.plies() >= self.max_moves;
             let reward = if self.win { 0.0 } else { r };
             let info = self.infos.take(py, &[0.0; 14], &mask)?.into_any();
-            let t = (obs, reward, false, truncated, info);
-            return t.into_pyobject(py);
+            let items = [
+                obs,
+                reward.into_pyobject(py)?.into_any(),
+                false.into_bound_py_any(py)?,
+                truncated.into_bound_py_any(py)?,
+                info,
+            ];
+            return self.result.fill(py, items);
         }
         let info = PyDict::new(py);
         info.set_item("action_mask", PyArray1::from_slice(py, &mask))?;
@@ -140,7 +150,14 @@ impl GymCore {
         } else {
             r
         };
-        (obs, reward, true, false, info.into_any()).into_pyobject(py)
+        let items = [
+            obs,
+            reward.into_bound_py_any(py)?,
+            true.into_bound_py_any(py)?,
+            false.into_bound_py_any(py)?,
+            info.into_any(),
+        ];
+        self.result.fill(py, items)
     }
 
     /// The agent's legal actions (0-5), ascending.

@@ -14,7 +14,7 @@
 use numpy::npyffi::flags::{NPY_ARRAY_C_CONTIGUOUS, NPY_ARRAY_WRITEABLE};
 use numpy::{Element, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 /// How many arrays a pool keeps: one in use and one the caller still holds from the step before
 /// (as in `obs, … = env.step(policy(obs))`), with room to spare.
@@ -161,5 +161,51 @@ impl Dicts {
         d.set_item(pyo3::intern!(py, "action_mask"), m.array.bind(py))?;
         put(&mut self.slots, &mut self.next, DictSlot { dict: d.clone().unbind(), obs: o, mask: m });
         Ok(d)
+    }
+}
+
+/// A recycled result tuple: the one returned by the call before, refilled once nobody but the
+/// pool holds it (as CPython's own `zip` and `enumerate` recycle theirs). A loop that unpacks each
+/// result at once (`obs, reward, terminated, truncated, info = env.step(a)`) gets the same tuple
+/// back, and no new one to allocate, track and free.
+pub(crate) struct Tuple {
+    tuple: Option<Py<PyTuple>>,
+}
+
+impl Tuple {
+    pub(crate) fn new() -> Tuple {
+        Tuple { tuple: None }
+    }
+
+    /// A tuple of `items`.
+    pub(crate) fn fill<'py, const N: usize>(
+        &mut self,
+        py: Python<'py>,
+        items: [Bound<'py, PyAny>; N],
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(t) = &self.tuple {
+            let t = t.bind(py);
+            if refcnt(t.as_any()) == 1 && t.len() == N {
+                for (i, item) in items.into_iter().enumerate() {
+                    // SAFETY: a tuple of N items that nothing else references (so it may be
+                    // changed: PyTuple_SetItem insists on it), `i < N`; the new item's reference
+                    // is handed to the tuple, which releases the old one.
+                    unsafe {
+                        pyo3::ffi::PyTuple_SetItem(t.as_ptr(), i as pyo3::ffi::Py_ssize_t, item.into_ptr())
+                    };
+                }
+                // SAFETY: a valid tuple; the collector may have stopped tracking it while it held
+                // only atomic items (CPython does that to tuples), and now it may hold containers.
+                unsafe {
+                    if pyo3::ffi::PyObject_GC_IsTracked(t.as_ptr()) == 0 {
+                        pyo3::ffi::PyObject_GC_Track(t.as_ptr().cast());
+                    }
+                }
+                return Ok(t.clone());
+            }
+        }
+        let t = PyTuple::new(py, items)?;
+        self.tuple = Some(t.clone().unbind());
+        Ok(t)
     }
 }
