@@ -28,6 +28,18 @@ pub enum ApiError {
     /// A bound was reached (open games, engine busy); try again later.
     #[error("{0}")]
     Busy(String),
+    /// The body is not `application/json`.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// Too many requests of this kind from one address; try again later.
+    #[error("{0}")]
+    TooMany(String),
+    /// The request (its body) did not arrive in time.
+    #[error("{0}")]
+    TimedOut(String),
+    /// The request names a host this server does not answer for.
+    #[error("{0}")]
+    WrongHost(String),
     /// Something failed inside the server (the database); nothing was changed.
     #[error("internal error: {0}")]
     Internal(String),
@@ -45,6 +57,10 @@ impl ApiError {
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TimedOut(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::WrongHost(_) => StatusCode::MISDIRECTED_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

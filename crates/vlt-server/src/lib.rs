@@ -9,10 +9,10 @@
 //!
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
-//! use vlt_server::{Bounds, Hub, Store, router};
+//! use vlt_server::{Bounds, Hub, Store};
 //! let hub = Hub::new(Store::open("games.db".as_ref())?, Bounds::default());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, router(hub)).await?;
+//! vlt_server::serve(listener, hub, &vlt_server::Edge::default()).await?;
 //! # Ok(()) }
 //! ```
 
@@ -20,12 +20,16 @@ mod assets;
 mod board;
 pub mod cache;
 pub mod config;
+pub mod edge;
 pub mod engine;
 pub mod error;
 pub mod hub;
 pub mod kinds;
+pub mod listen;
 pub mod live;
 pub mod loadtest;
+pub mod public;
+pub mod ratelimit;
 pub mod review;
 mod routes;
 pub mod seat;
@@ -35,8 +39,10 @@ pub mod wire;
 mod ws;
 
 pub use config::Bounds;
+pub use edge::Edge;
 pub use error::ApiError;
 pub use hub::Hub;
+pub use public::{Hosts, PublicUrl};
 pub use store::Store;
 
 use axum::Router;
@@ -44,17 +50,24 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use std::sync::Arc;
 
-/// The application: the page, the API and the WebSocket, over `hub`.
+/// The application with the default [`Edge`]: the page, the API and the WebSocket, over `hub`.
 pub fn router(hub: Arc<Hub>) -> Router {
+    router_with(hub, &Edge::default())
+}
+
+/// The application behind `edge`'s checks, headers and rate limits.
+pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
     // The hard limit sits a little above ours, so that our own check answers with a JSON error.
     let limit = hub.bounds.max_body + 1024;
-    Router::new()
+    let games = ratelimit::Limiter::new(edge.games_rate, "new games");
+    let games = || axum::middleware::from_fn_with_state(Arc::clone(&games), ratelimit::limit);
+    let app = Router::new()
         .route("/", get(assets::index))
         .route("/static/{*path}", get(assets::file))
         .route("/api/health", get(routes::health))
         .route("/api/examples", get(routes::examples))
-        .route("/api/games", post(routes::create).get(routes::list))
-        .route("/api/import", post(routes::import))
+        .route("/api/games", post(routes::create).layer(games()).get(routes::list))
+        .route("/api/import", post(routes::import).layer(games()))
         .route("/api/games/{id}", get(routes::get_game))
         .route("/api/games/{id}/join", post(routes::join))
         .route("/api/games/{id}/move", post(routes::play))
@@ -68,19 +81,22 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(routes::not_found)
         .layer(DefaultBodyLimit::max(limit))
-        .with_state(hub)
+        .with_state(hub);
+    edge::wrap(app, edge)
 }
 
-/// Serves `hub` on `listener` until Ctrl-C (or SIGTERM). Every acknowledged move is already
-/// committed, so stopping at any moment loses nothing.
+/// Serves `hub` on `listener` behind `edge` until Ctrl-C or SIGTERM, then gives open requests
+/// the edge's shutdown grace and returns. Every acknowledged move is already committed, so
+/// stopping at any moment loses nothing.
 ///
 /// # Errors
 /// When the listener fails.
-pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
-    axum::serve(listener, router(hub)).with_graceful_shutdown(shutdown()).await
+pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, edge: &Edge) -> std::io::Result<()> {
+    listen::serve_until(listener, router_with(hub, edge), edge, stop_signal()).await
 }
 
-async fn shutdown() {
+/// Completes at Ctrl-C or SIGTERM.
+pub async fn stop_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -27,12 +27,25 @@ pub(crate) fn body<T: DeserializeOwned>(hub: &Hub, bytes: &Body) -> Result<T, Ap
         Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
             return Err(ApiError::TooLarge(hub.bounds.max_body));
         }
+        Err(e) if timed_out(e) => return Err(ApiError::TimedOut("the request body stopped arriving".into())),
         Err(e) => return Err(ApiError::BadRequest(format!("request body: {}", e.body_text()))),
     };
     if bytes.len() > hub.bounds.max_body {
         return Err(ApiError::TooLarge(hub.bounds.max_body));
     }
     serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("request body: {e}")))
+}
+
+/// Whether reading the body failed because the client stopped sending it (the edge's timeout).
+fn timed_out(e: &BytesRejection) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 #[derive(serde::Deserialize)]

@@ -261,7 +261,8 @@ async fn illegal_and_malicious_requests_are_refused_and_change_nothing() {
         ("oversized", 413, json!({"token": ta, "move": big}).to_string()),
     ];
     for (what, status, body) in cases {
-        let r = s.http.post(format!("{}{mv}", s.base)).body(body).send().await.unwrap();
+        let r = s.http.post(format!("{}{mv}", s.base)).header("content-type", "application/json").body(body);
+        let r = r.send().await.unwrap();
         let got = r.status().as_u16();
         let text = r.text().await.unwrap();
         assert_eq!(got, status, "{what}: {text}");
@@ -539,7 +540,8 @@ async fn random_bodies_on_every_route_are_refused_as_json_and_change_nothing() {
             _ => json!({"token": next() % 2 == 0, "move": [next()]}).to_string().into(),
         };
         let route = &routes[i % routes.len()];
-        let r = s.http.post(format!("{}{route}", s.base)).body(body.clone()).send().await.unwrap();
+        let r = s.http.post(format!("{}{route}", s.base)).header("content-type", "application/json");
+        let r = r.body(body.clone()).send().await.unwrap();
         let status = r.status().as_u16();
         let text = r.text().await.unwrap();
         assert!((400..500).contains(&status), "{route} {body:?}: {status} {text}");
@@ -547,7 +549,8 @@ async fn random_bodies_on_every_route_are_refused_as_json_and_change_nothing() {
         assert!(v["error"].is_string());
     }
     for path in ["/api/games", "/api/import"] {
-        let r = s.http.post(format!("{}{path}", s.base)).body(vec![0xff, 0xfe, 0x00]).send().await.unwrap();
+        let r = s.http.post(format!("{}{path}", s.base)).header("content-type", "application/json");
+        let r = r.body(vec![0xff, 0xfe, 0x00]).send().await.unwrap();
         assert_eq!(r.status().as_u16(), 400, "{path}");
     }
     assert_eq!(s.game(&id).await, before);

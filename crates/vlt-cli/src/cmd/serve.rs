@@ -4,7 +4,9 @@ use crate::error::input;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use vlt_server::{Bounds, Hub, Store};
+use std::time::Duration;
+use vlt_server::ratelimit::Rate;
+use vlt_server::{Bounds, Edge, Hosts, Hub, Store};
 
 /// Start the web server: the whole game in a browser (against the computer, two on one screen, or
 /// online with an invite link), with every game kept in SQLite. Prints the URL to open.
@@ -35,6 +37,22 @@ pub struct Args {
     /// enough stones perfectly, and hints and analysis of them are exact.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
+    /// The address players reach the server at, e.g. https://play.example.org behind a TLS
+    /// proxy: only that host is answered, WebSockets only from its pages, and invite links use it.
+    /// Without it, localhost and IP addresses are answered, on any port.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<vlt_server::PublicUrl>,
+    /// Connections open at once from one address, WebSockets included (1-1000000). Behind a
+    /// reverse proxy every connection comes from the proxy: raise it, and cap clients there.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections_per_address: u32,
+    /// Connections open at once in all (1-1000000).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: u32,
+    /// New games (created or imported) one address may make per minute, on average; 0 for no
+    /// limit (0-1000000). Behind a proxy on this machine, the address it forwards counts.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    games_per_minute: u32,
 }
 
 fn default_db() -> PathBuf {
@@ -60,22 +78,33 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         ..Bounds::default()
     };
     let hub = Hub::with_tablebase(store, bounds, tablebase);
+    let defaults = Edge::default();
+    let edge = Edge {
+        hosts: a.public_url.clone().map_or(Hosts::Local, Hosts::Public),
+        max_connections: a.max_connections as usize,
+        max_connections_per_address: a.max_connections_per_address as usize,
+        games_rate: Rate { per_minute: a.games_per_minute, burst: a.games_per_minute.div_ceil(2) },
+        ..defaults
+    };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(a.addr)
             .await
             .map_err(|e| input(format!("cannot listen on {}: {e}", a.addr)))?;
         let local = listener.local_addr()?;
-        let host = if local.ip().is_unspecified() { "127.0.0.1".to_string() } else { local.ip().to_string() };
+        let url = match &a.public_url {
+            Some(u) => u.to_string(),
+            None if local.ip().is_unspecified() => format!("http://127.0.0.1:{}", local.port()),
+            None => format!("http://{local}"),
+        };
         // Informative only: a closed standard output must not stop the server.
-        let _ = writeln!(
-            std::io::stdout(),
-            "vlt serve: open http://{host}:{}/ (games in {})",
-            local.port(),
-            db.display()
-        );
-        vlt_server::serve(listener, hub).await?;
+        let _ = writeln!(std::io::stdout(), "vlt serve: open {url}/ (games in {})", db.display());
+        vlt_server::serve(listener, hub, &edge).await?;
         let _ = writeln!(std::io::stdout(), "vlt serve: stopped");
-        Ok(())
-    })
+        anyhow::Ok(())
+    })?;
+    // Sockets still open (stalled clients, WebSockets) are dropped with the runtime, without
+    // waiting for them.
+    rt.shutdown_timeout(Duration::from_millis(500));
+    Ok(())
 }
