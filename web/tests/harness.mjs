@@ -33,8 +33,10 @@ after(async () => {
   await browser?.close();
 });
 
-export async function newPage(viewport = { width: 1280, height: 800 }, speed = 'fast') {
-  const ctx = await browser.newContext({ viewport });
+export async function newPage(viewport = { width: 1280, height: 800 }, speed = 'fast', { bypassCSP = true } = {}) {
+  // Playwright's waitForFunction evaluates its predicate as a string, which the page's policy (no
+  // eval) refuses; csp.test.mjs runs the page with its policy in force.
+  const ctx = await browser.newContext({ viewport, bypassCSP });
   await ctx.addInitScript((s) => {
     if (!localStorage.getItem('vlt.speed')) localStorage.setItem('vlt.speed', s);
     // Keep the page's sockets reachable, so a test can drop them.

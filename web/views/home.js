@@ -172,8 +172,11 @@ export function viewHome(startPosition = null) {
           onclick: async () => {
             try {
               const r = await api.import(imp.value);
-              tokens.set(r.game.id, r.token);
-              recent.note(r.game.id, { mode: r.game.mode, date: Date.now() });
+              // A record of several games imports them all, under one token; the first opens.
+              for (const g of [...r.games].reverse()) {
+                tokens.set(g, r.token);
+                recent.note(g, { mode: r.game.mode, date: Date.now() });
+              }
               location.hash = `#/g/${r.game.id}`;
             } catch (x) {
               impErr.textContent = x.message;

@@ -84,6 +84,9 @@ fn usage_errors_are_one_line() {
         (&["bench", "--seconds", "nan"], "0-3600"),
         (&["serve", "--max-open-games", "0"], "--max-open-games"),
         (&["serve", "--engine-ms", "5"], "--engine-ms"),
+        (&["serve", "--public-url", "ftp://example.org"], "http or https"),
+        (&["serve", "--public-url", "https://example.org/app"], "no path"),
+        (&["serve", "--max-connections-per-address", "0"], "--max-connections-per-address"),
         (&["no-such-command"], "unrecognized subcommand"),
         (&["apply"], "required"),
     ] {

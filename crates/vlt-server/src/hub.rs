@@ -11,7 +11,7 @@ use crate::live::{Live, LiveGame, rebuild};
 use crate::seat::{Seat, waiting_for_second};
 use crate::store::{GameRow, Store, now};
 use crate::view::GameView;
-use crate::wire::{NewGame, Seated};
+use crate::wire::{Imported, NewGame, Seated};
 use std::sync::Arc;
 use std::time::Duration;
 use vlt_core::{Game, Move, Player, Position, Record};
@@ -31,6 +31,9 @@ pub struct Hub {
     /// The bounds in force.
     pub bounds: Bounds,
 }
+
+/// The most games one import may bring.
+pub const MAX_IMPORT: usize = 100;
 
 /// How often the computer tries to move after a failure before it leaves the game until reloaded.
 const COMPUTER_ATTEMPTS: u32 = 5;
@@ -166,13 +169,6 @@ impl Hub {
             }
             _ => None,
         };
-        let since = now() - ABANDONED_AFTER.as_secs() as i64;
-        let open = self.db(move |s| s.open_games_since(since)).await?;
-        if open >= self.bounds.max_open_games {
-            return Err(ApiError::Busy(format!(
-                "the server holds {open} unfinished games, its limit; finish or resign one first"
-            )));
-        }
         let id = random_hex(6)?;
         let token = random_hex(16)?;
         let (token_b, token_a, seat) = match (mode, side) {
@@ -206,43 +202,81 @@ impl Hub {
         token: String,
         seat: Seat,
     ) -> Result<Seated, ApiError> {
-        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
-        let r = row.clone();
-        self.db(move |s| s.insert_game(&r, &moves)).await?;
-        let live = Arc::new(Live::new(row, game, &self.epoch));
-        let view = live.state.lock().await.view();
-        let live = self.games.insert(&view.id, live);
-        self.spawn_computer(&live);
+        let mut seated = self.insert_all(vec![(row, game)]).await?;
+        let view = seated.swap_remove(0);
         Ok(Seated { seat, token, game: view })
     }
 
-    /// Imports a record (as written by `GET /record` or `vlt replay`) as a new two-on-one-screen
-    /// game; the token holds both seats.
+    /// Stores new games, all or none, within the open-games bound (checked in the store's write
+    /// transaction, so every way of making games shares it and racing requests cannot overshoot),
+    /// then brings them live.
+    async fn insert_all(self: &Arc<Self>, games: Vec<(GameRow, Game)>) -> Result<Vec<GameView>, ApiError> {
+        let rows: Vec<(GameRow, Vec<String>)> = games
+            .iter()
+            .map(|(row, game)| (row.clone(), game.moves().iter().map(ToString::to_string).collect()))
+            .collect();
+        let bound = (self.bounds.max_open_games, now() - ABANDONED_AFTER.as_secs() as i64);
+        if !self.db(move |s| s.insert_games(rows, Some(bound))).await? {
+            return Err(ApiError::Busy(format!(
+                "the server holds {} unfinished games, its limit; finish or resign one first",
+                bound.0
+            )));
+        }
+        let mut views = Vec::with_capacity(games.len());
+        for (row, game) in games {
+            let live = Arc::new(Live::new(row, game, &self.epoch));
+            let view = live.state.lock().await.view();
+            let live = self.games.insert(&view.id, live);
+            self.spawn_computer(&live);
+            views.push(view);
+        }
+        Ok(views)
+    }
+
+    /// Imports a record (as written by `GET /record` or `vlt replay`) as new two-on-one-screen
+    /// games, every game of it or none; one token holds both seats of each.
     ///
     /// # Errors
-    /// [`ApiError::BadRequest`] naming what is wrong in the record.
-    pub async fn import(self: &Arc<Self>, text: &str) -> Result<Seated, ApiError> {
-        let rec = Record::parse(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let game = rec.game;
+    /// [`ApiError::BadRequest`] naming what is wrong in the record (nothing is imported then),
+    /// [`ApiError::Busy`] when the games would pass the open-games bound.
+    pub async fn import(self: &Arc<Self>, text: &str) -> Result<Imported, ApiError> {
+        let records = Record::parse_all(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        if records.is_empty() {
+            return Err(ApiError::BadRequest(vlt_core::RecordError::Empty.to_string()));
+        }
+        if records.len() > MAX_IMPORT {
+            return Err(ApiError::BadRequest(format!(
+                "the record holds {} games; at most {MAX_IMPORT} are imported at once",
+                records.len()
+            )));
+        }
         let token = random_hex(16)?;
         let t = now();
-        let resigned = game.result().and_then(|r| Forfeit::of(r.termination));
-        let row = GameRow {
-            id: random_hex(6)?,
-            mode: Mode::Local,
-            start: game.start().to_string(),
-            level: None,
-            computer: None,
-            token_b: Some(token.clone()),
-            token_a: Some(token.clone()),
-            resigned,
-            finished: game.is_over(),
-            result: game.result().map(crate::kinds::StoredResult),
-            created: t,
-            updated: t,
-            tags: serde_json::to_string(&rec.tags).unwrap_or_else(|_| "[]".into()),
-        };
-        self.insert(row, game, token, Seat::Both).await
+        let mut games = Vec::with_capacity(records.len());
+        for rec in records {
+            let game = rec.game;
+            let resigned = game.result().and_then(|r| Forfeit::of(r.termination));
+            let row = GameRow {
+                id: random_hex(6)?,
+                mode: Mode::Local,
+                start: game.start().to_string(),
+                level: None,
+                computer: None,
+                token_b: Some(token.clone()),
+                token_a: Some(token.clone()),
+                resigned,
+                finished: game.is_over(),
+                result: game.result().map(crate::kinds::StoredResult),
+                created: t,
+                updated: t,
+                tags: serde_json::to_string(&rec.tags).unwrap_or_else(|_| "[]".into()),
+            };
+            games.push((row, game));
+        }
+        let mut views = self.insert_all(games).await?;
+        let ids = views.iter().map(|v| v.id.clone()).collect();
+        let first = views.swap_remove(0);
+        Ok(Imported { seated: Seated { seat: Seat::Both, token, game: first }, games: ids })
     }
 
     /// Takes the free seat of an online game (the invite link).

@@ -262,26 +262,53 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Result<(), StoreError> {
-        let (g, moves) = (g.clone(), moves.to_vec());
-        self.write(move |tx| {
-            tx.execute(
-                "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
-                                result, created, updated, tags)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                params![
-                    g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
-                    g.result, g.created, g.updated, g.tags
-                ],
-            )?;
-            for (i, m) in moves.iter().enumerate() {
+        self.insert_games(vec![(g.clone(), moves.to_vec())], None).map(|_| ())
+    }
+
+    /// Inserts games with their moves, all or none, in one transaction. With `bound` =
+    /// `(max_open, since)`, only if the unfinished games changed since `since` and the unfinished
+    /// ones inserted stay within `max_open`: counted and inserted in the same write transaction, so
+    /// racing creators cannot overshoot it. False when the bound refused them.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn insert_games(
+        &self,
+        games: Vec<(GameRow, Vec<String>)>,
+        bound: Option<(usize, i64)>,
+    ) -> Result<bool, StoreError> {
+        let n = self.write(move |tx| {
+            if let Some((max_open, since)) = bound {
+                let open = tx.query_row(
+                    "SELECT COUNT(*) FROM games WHERE finished = 0 AND updated >= ?1",
+                    [since],
+                    |r| r.get::<_, i64>(0),
+                )? as usize;
+                let new = games.iter().filter(|(g, _)| !g.finished).count();
+                if open + new > max_open {
+                    return Ok(0);
+                }
+            }
+            for (g, moves) in &games {
                 tx.execute(
-                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                    params![g.id, i as i64, m],
+                    "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
+                                    result, created, updated, tags)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    params![
+                        g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
+                        g.result, g.created, g.updated, g.tags
+                    ],
                 )?;
+                for (i, m) in moves.iter().enumerate() {
+                    tx.execute(
+                        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                        params![g.id, i as i64, m],
+                    )?;
+                }
             }
             Ok(1)
         })?;
-        Ok(())
+        Ok(n == 1)
     }
 
     /// Appends moves at plies `first..` and records whether the game is now over, atomically.

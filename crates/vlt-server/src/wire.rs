@@ -31,3 +31,14 @@ pub struct Seated {
     /// The game.
     pub game: GameView,
 }
+
+/// What an import made: the first game's seat, and every game's id in the record's order (one
+/// token holds both seats of each).
+#[derive(Clone, Debug, Serialize)]
+pub struct Imported {
+    /// The first game, as creating it would answer.
+    #[serde(flatten)]
+    pub seated: Seated,
+    /// Every imported game's id, the first one first.
+    pub games: Vec<String>,
+}
