@@ -1,7 +1,7 @@
 //! The engine: settings, weights, the shared table and the endgame tables kept between searches,
 //! and the searches it runs on them.
 
-use crate::eval::{STONE, Weights};
+use crate::eval::{EvalKind, STONE, Weights};
 use crate::search::{MAX_PLY, Shared};
 use crate::time::TimeBudget;
 use crate::tt::Tt;
@@ -20,6 +20,7 @@ pub struct Engine {
     config: EngineConfig,
     tt: Arc<Tt>,
     weights: Weights,
+    eval: EvalKind,
     reductions: bool,
     quiescence: bool,
     tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
@@ -35,6 +36,7 @@ impl Engine {
             config,
             tt: Arc::new(Tt::new(config.hash_mb)),
             weights: Weights::default(),
+            eval: EvalKind::default(),
             reductions: true,
             quiescence: false,
             tablebase: None,
@@ -65,6 +67,21 @@ impl Engine {
     /// Sets the evaluation weights (for tuning and tuned-versus-untuned matches).
     pub fn set_weights(&mut self, w: Weights) {
         self.weights = w;
+    }
+
+    /// Chooses the evaluation at the search's horizon.
+    pub fn set_eval(&mut self, kind: EvalKind) {
+        if kind != self.eval {
+            // Scores of one evaluation mean nothing to the other.
+            self.tt.clear();
+        }
+        self.eval = kind;
+    }
+
+    /// The evaluation at the search's horizon.
+    #[must_use]
+    pub fn eval(&self) -> EvalKind {
+        self.eval
     }
 
     /// Turns late move reductions on (the default) or off, for measuring what they bring.
@@ -159,6 +176,7 @@ impl Engine {
         let sh = Shared {
             tt: &self.tt,
             weights: self.weights,
+            eval: self.eval,
             stop,
             abort: AtomicBool::new(false),
             start: Instant::now(),

@@ -127,6 +127,61 @@ impl Default for Weights {
     }
 }
 
+/// Which evaluation the search uses at its horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EvalKind {
+    /// The weighted sum of [`FEATURE_NAMES`] with the engine's [`Weights`], at every stone count.
+    Linear,
+    /// The estimate learned from the endgame tables
+    /// ([`vlt_tablebase::solve::estimate::Estimator::builtin`], a small network fitted to exact
+    /// values of positions of up to 22 stones) where the board holds at most
+    /// [`LEARNED_MAX_STONES`]; the linear evaluation above, where the network was never fitted.
+    #[default]
+    Learned,
+}
+
+/// The most stones on the board for which [`EvalKind::Learned`] asks the network: it was fitted
+/// to positions of up to 22 stones and its error was measured up to 24 (docs/tablebase.md).
+pub const LEARNED_MAX_STONES: u32 = 24;
+
+impl EvalKind {
+    /// The name used in options and on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Linear => "linear",
+            EvalKind::Learned => "learned",
+        }
+    }
+}
+
+impl std::str::FromStr for EvalKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "linear" => Ok(EvalKind::Linear),
+            "learned" => Ok(EvalKind::Learned),
+            _ => Err(format!("unknown evaluation {s:?}: expected linear or learned")),
+        }
+    }
+}
+
+/// The evaluation of `pos` of kind `kind`, in centistones for the player to move, within ±60 stones
+/// (0 when the game is over, R6).
+#[inline]
+#[must_use]
+pub fn evaluate_with(kind: EvalKind, pos: Position, w: &Weights) -> i32 {
+    let v = match kind {
+        EvalKind::Learned if pos.stones_on_board() <= LEARNED_MAX_STONES => {
+            let e = vlt_tablebase::solve::estimate::Estimator::builtin().value(pos);
+            (e * STONE as f32).round() as i32
+        }
+        _ => evaluate(pos, w),
+    };
+    v.clamp(-60 * STONE, 60 * STONE)
+}
+
 /// Per-row counts behind the features.
 #[derive(Default, Clone, Copy)]
 struct Side {
@@ -204,6 +259,22 @@ pub fn evaluate(pos: Position, w: &Weights) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The learned evaluation speaks for the player to move: the mirror image (rows swapped, the
+    /// other player to move) has the same value; above its stone range it is the linear one.
+    #[test]
+    fn learned_evaluation_is_the_movers_and_falls_back_above_its_range() {
+        let w = Weights::TUNED;
+        let a: Position = "0,3,5,1,1,1/1,1,4,4,0,3 A 18 18".parse().unwrap();
+        let b: Position = "1,1,4,4,0,3/0,3,5,1,1,1 B 18 18".parse().unwrap();
+        assert_eq!(evaluate_with(EvalKind::Learned, a, &w), evaluate_with(EvalKind::Learned, b, &w));
+        assert_ne!(evaluate_with(EvalKind::Learned, a, &w), evaluate_with(EvalKind::Linear, a, &w));
+        let over: Position = "0,0,0,0,0,0/0,0,0,0,0,0 B 30 30".parse().unwrap();
+        assert_eq!(evaluate_with(EvalKind::Learned, over, &w), 0);
+        assert_eq!(evaluate_with(EvalKind::Learned, Position::START, &w), evaluate(Position::START, &w));
+        assert_eq!("LEARNED".parse::<EvalKind>(), Ok(EvalKind::Learned));
+        assert!("cubic".parse::<EvalKind>().unwrap_err().contains("linear or learned"));
+    }
 
     #[test]
     fn symmetric_start_is_balanced() {

@@ -45,7 +45,10 @@ pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchResult, bench};
 pub use config::{Algorithm, EngineConfig};
 pub use endgame::{LineEnd, MAX_LINE, PerfectLine, perfect_line};
 pub use engine::Engine;
-pub use eval::{FEATURE_NAMES, N_FEATURES, STONE, Weights, evaluate, features};
+pub use eval::{
+    EvalKind, FEATURE_NAMES, LEARNED_MAX_STONES, N_FEATURES, STONE, Weights, evaluate, evaluate_with,
+    features,
+};
 pub use level::{Level, LevelSettings};
 pub use limits::{Clock, Limits, Stop};
 pub use mcts::{MctsConfig, Playout};

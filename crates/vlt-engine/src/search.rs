@@ -12,7 +12,7 @@
 //! the game. Such a score depends on the path, so a node whose value used a repetition of a position
 //! *above* it stores only its move in the table, never its score (the graph-history interaction).
 
-use crate::eval::{STONE, Weights, evaluate};
+use crate::eval::{EvalKind, STONE, Weights, evaluate_with};
 use crate::tt::{Bound, Entry, Tt};
 use crate::{Stop, TimeBudget};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -42,6 +42,7 @@ const HISTORY_MAX: i32 = 1 << 20;
 pub(crate) struct Shared<'a> {
     pub tt: &'a Tt,
     pub weights: Weights,
+    pub eval: EvalKind,
     pub stop: &'a Stop,
     /// Set when the main thread is done (helpers stop) or a limit is hit.
     pub abort: AtomicBool,
@@ -332,7 +333,7 @@ impl<'a> Thread<'a> {
             if self.sh.quiescence && ply + QS_DEPTH < MAX_PLY {
                 return self.qsearch(pos, alpha, beta, QS_DEPTH);
             }
-            return evaluate(pos, &self.sh.weights).clamp(-60 * STONE, 60 * STONE);
+            return evaluate_with(self.sh.eval, pos, &self.sh.weights);
         }
         self.check_limits();
         if self.aborted {
@@ -458,7 +459,7 @@ impl<'a> Thread<'a> {
     /// evaluation or play a capture (R4), recursively for at most `q` captures. No repetition can
     /// occur on such a line: every move captures (R7).
     fn qsearch(&mut self, pos: Position, mut alpha: i32, beta: i32, q: usize) -> i32 {
-        let stand = evaluate(pos, &self.sh.weights).clamp(-60 * STONE, 60 * STONE);
+        let stand = evaluate_with(self.sh.eval, pos, &self.sh.weights);
         if q == 0 || stand >= beta {
             return stand;
         }

@@ -66,7 +66,8 @@ impl std::str::FromStr for TimeControlArg {
                               a built-in level 1-10; limits replace those of levels 6-10
   alphabeta,depth=D|nodes=N|movetime=MS[,threads=T][,hash=MB]   (also: ab,...)
                               alphabeta and level=N also take weights=tuned|untuned|
-                              W1/.../W10, lmr=on|off, qs=on|off (engine settings to compare)
+                              W1/.../W10, eval=learned|linear, lmr=on|off, qs=on|off
+                              (engine settings to compare)
   mcts,nodes=N|movetime=MS[,threads=T][,explore=C][,greedy=P]
                               C: the UCB1 constant; P: % of playout moves that take
                               the biggest capture (0 = uniform playouts)

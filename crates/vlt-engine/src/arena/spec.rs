@@ -4,13 +4,15 @@
 //! A spec is a comma-separated list whose first item names the kind:
 //! `random`, `greedy`, `level=N`, `alphabeta` (or `ab`), `mcts`, followed by `key=value` settings
 //! (`depth`, `nodes`, `movetime`, `threads`, `hash`; for MCTS also `explore`, `greedy`; for
-//! alpha-beta and levels also `weights`, `lmr`, `qs`, see [`Tuning`]); or an
+//! alpha-beta and levels also `weights`, `eval`, `lmr`, `qs`, see [`Tuning`]); or an
 //! external program, `engine=CMD ARGS`, which must come last (the command runs to the end of the
 //! spec) and may be preceded by limits and protocol options, e.g.
 //! `movetime=100,Level=7,engine=vlt engine`.
 
 use super::contestant::{Choice, Contestant, EngineContestant, Greedy, Random};
-use crate::{Algorithm, Engine, EngineConfig, Level, Limits, MctsConfig, N_FEATURES, Playout, Weights};
+use crate::{
+    Algorithm, Engine, EngineConfig, EvalKind, Level, Limits, MctsConfig, N_FEATURES, Playout, Weights,
+};
 use std::sync::Arc;
 use std::time::Duration;
 use vlt_core::playout::SplitMix64;
@@ -31,11 +33,15 @@ pub struct SpecError(String);
 
 /// Alpha-beta settings a spec may change, for measuring what each brings: `weights=` (`tuned`,
 /// `untuned` or ten numbers `W1/W2/...` in centistones, in [`crate::FEATURE_NAMES`] order),
-/// `lmr=on|off` (late move reductions), `qs=on|off` (the capture quiescence search).
+/// `eval=learned|linear` (the evaluation at the horizon, [`EvalKind`]), `lmr=on|off` (late move
+/// reductions), `qs=on|off` (the capture quiescence search).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// The evaluation weights.
     pub weights: Weights,
+    /// The evaluation at the horizon (the weights serve [`EvalKind::Linear`] and the stone counts
+    /// the learned one does not cover).
+    pub eval: EvalKind,
     /// Late move reductions.
     pub reductions: bool,
     /// The quiescence search at the horizon.
@@ -44,13 +50,14 @@ pub struct Tuning {
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { weights: Weights::default(), reductions: true, quiescence: false }
+        Tuning { weights: Weights::default(), eval: EvalKind::default(), reductions: true, quiescence: false }
     }
 }
 
 impl Tuning {
     fn apply(&self, e: &mut Engine) {
         e.set_weights(self.weights);
+        e.set_eval(self.eval);
         e.set_reductions(self.reductions);
         e.set_quiescence(self.quiescence);
     }
@@ -182,6 +189,7 @@ impl std::str::FromStr for Spec {
                     mcts_keys = true;
                 }
                 "weights" if command.is_none() => (tuning.weights, tuning_keys) = (weights(v)?, true),
+                "eval" if command.is_none() => (tuning.eval, tuning_keys) = (v.parse().map_err(err)?, true),
                 "lmr" if command.is_none() => (tuning.reductions, tuning_keys) = (on_off(k, v)?, true),
                 "qs" if command.is_none() => (tuning.quiescence, tuning_keys) = (on_off(k, v)?, true),
                 "greedy" if command.is_none() => {
@@ -230,7 +238,7 @@ impl std::str::FromStr for Spec {
                 }
                 if tuning_keys && algorithm == Algorithm::Mcts {
                     return Err(err(format!(
-                        "player {spec:?}: weights=, lmr= and qs= are alpha-beta settings"
+                        "player {spec:?}: weights=, eval=, lmr= and qs= are alpha-beta settings"
                     )));
                 }
                 Ok(Spec::Search { algorithm, limits, threads, hash, mcts, tuning })
@@ -335,7 +343,20 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(tuning, Tuning { weights: Weights::UNTUNED, reductions: false, quiescence: true });
+        assert_eq!(
+            tuning,
+            Tuning {
+                weights: Weights::UNTUNED,
+                eval: EvalKind::Learned,
+                reductions: false,
+                quiescence: true
+            }
+        );
+        let Spec::Search { tuning, .. } = "ab,depth=4,eval=linear".parse().unwrap() else { panic!() };
+        assert_eq!(tuning.eval, EvalKind::Linear);
+        assert!(
+            "ab,depth=4,eval=cubic".parse::<Spec>().unwrap_err().to_string().contains("linear or learned")
+        );
         let w = "1/2/3/4/5/6/7/8/9/10";
         let Spec::Level { tuning, .. } = format!("level=7,weights={w}").parse().unwrap() else { panic!() };
         assert_eq!(tuning.weights.as_array(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
