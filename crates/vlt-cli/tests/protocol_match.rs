@@ -134,8 +134,9 @@ fn bad_input_exits_2_with_one_line() {
 }
 
 /// `--tablebase`: two one-ply engines with the tables play a 12-stone opening perfectly, so every
-/// game ends with the tables' value (0 here: 30-30); without them they do not. A folder without
-/// tables is an input error.
+/// game ends with the tables' value (0 here: 30-30); without them they do not. (With the linear
+/// evaluation: the learned one, fitted to the tables, already plays this opening perfectly at one
+/// ply.) A folder without tables is an input error.
 #[test]
 fn with_tables_both_engines_play_perfectly() {
     let dir = tmp("tables");
@@ -148,7 +149,7 @@ fn with_tables_both_engines_play_perfectly() {
     assert_eq!(probe["value"], 0, "the opening is a draw with perfect play");
     let run = |with: bool| {
         let rec = dir.join(format!("rec-{with}.vlt"));
-        let mut args = vec!["match", "ab,depth=1", "ab,depth=1", "--json"];
+        let mut args = vec!["match", "ab,depth=1,eval=linear", "ab,depth=1,eval=linear", "--json"];
         let (open, rec_s) = (dir.join("open.txt"), rec.to_str().unwrap().to_string());
         args.extend(["--openings", open.to_str().unwrap(), "--records", &rec_s]);
         if with {
