@@ -1,5 +1,5 @@
 // The page: a small hash router over the views (home, a game, joining, the archive, a replay, a
-// shared position, the rules). Each view lives in views/; this module only chooses one.
+// shared position, the analysis board, the rules). Each view lives in views/; this module only chooses one.
 import { main, h } from './dom.js';
 import { setLang, initialLang, apply } from './i18n.js';
 import { viewHome } from './views/home.js';
@@ -9,6 +9,7 @@ import { viewArchive } from './views/archive.js';
 import { viewReplay } from './views/replay.js';
 import { viewRules } from './views/rules.js';
 import { viewPosition } from './views/position.js';
+import { viewAnalysis } from './views/analysis.js';
 import { openSettings, applyLook } from './views/settings.js';
 
 let cleanup = () => {};
@@ -29,6 +30,7 @@ async function route() {
     else if (view === 'replay' && arg) await viewReplay(arg, setCleanup);
     else if (view === 'rules') await viewRules();
     else if (view === 'p' && arg) viewPosition(arg);
+    else if (view === 'analyse') viewAnalysis(arg);
     else viewHome();
   } catch (x) {
     main.replaceChildren(

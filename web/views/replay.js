@@ -8,6 +8,7 @@ import { flips } from '../prefs.js';
 import { plyText, resultText } from '../text.js';
 import { MoveList } from './movelist.js';
 import { shareBox } from './share.js';
+import { reviewPanel } from './review.js';
 
 export async function viewReplay(id, setCleanup) {
   const v = await api.game(id);
@@ -33,6 +34,7 @@ export async function viewReplay(id, setCleanup) {
     moves.render(v.plies, i);
     first.disabled = prev.disabled = i === 0;
     next.disabled = last.disabled = i === v.plies.length;
+    review?.update(i);
   }
   async function step(mine) {
     if (i >= v.plies.length) return false;
@@ -134,6 +136,8 @@ export async function viewReplay(id, setCleanup) {
     },
     t('btn.share'),
   );
+  // A finished game is reviewed by the server (once; the review is stored).
+  const review = v.result ? reviewPanel(id, v, { jump, board }) : null;
   main.replaceChildren(
     h(
       'div',
@@ -155,7 +159,7 @@ export async function viewReplay(id, setCleanup) {
         share,
         h('p', { class: 'help' }, t('replay.keys')),
       ),
-      h('aside', { class: 'side-panel' }, h('h2', {}, t('moves')), moves.el),
+      h('aside', { class: 'side-panel' }, h('h2', {}, t('moves')), moves.el, review?.el),
     ),
   );
   const onKey = (e) => {
@@ -169,6 +173,7 @@ export async function viewReplay(id, setCleanup) {
   show();
   setCleanup(() => {
     stop();
+    review?.close();
     document.removeEventListener('keydown', onKey);
   });
 }
