@@ -65,10 +65,16 @@ test('sounds are files, off by default, fetched and played once turned on', asyn
   );
 
   // The same capture again, now heard: a tick for each of the seven stones, one capture knock.
+  // While the stones are being sown the move list does not have the move yet; it has it, with its
+  // capture, once they have landed.
   await start(page, { mode: 'local', position });
   await page.evaluate(() => (window.__played = []));
   await page.locator('[data-hole="1B"].legal').click();
+  await page.waitForFunction(() => window.__played.includes('/static/sounds/sow.wav'));
+  assert.equal(await page.locator('#movelist [data-ply="1"]').count(), 0, 'not listed while sowing');
   await page.waitForFunction(() => window.__played.includes('/static/sounds/capture.wav'));
+  await page.locator('#movelist [data-ply="1"]').waitFor();
+  assert.equal(await page.locator('#movelist [data-ply="1"]').textContent(), '1B ×1');
   const played = await page.evaluate(() => window.__played);
   assert.equal(played.filter((p) => p === '/static/sounds/sow.wav').length, 7, played.join(' '));
   assert.equal(played.filter((p) => p === '/static/sounds/capture.wav').length, 1, played.join(' '));

@@ -414,8 +414,10 @@ export async function viewGame(id, setCleanup) {
             notice.textContent = '';
             // The sowing first; what it captured once the stones have landed.
             status.textContent = plyText(ply, false);
-            moves.render(v.plies, i + 1);
+            // The move list shows a move once its stones have landed, as the status does.
+            moves.render(v.plies.slice(0, i), i);
             await board.animate(ply, before.board, before.caps);
+            moves.render(v.plies.slice(0, i + 1), i + 1);
             status.textContent = plyText(ply);
             say(plyText(ply));
           }
