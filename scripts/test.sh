@@ -35,6 +35,18 @@ if [ -f web/tests/run.sh ]; then
   echo "== browser tests"
   VLT_BIN="$target_dir/$profile/vlt" bash web/tests/run.sh
 fi
+echo "== distributed table build (MPI)"
+# The `mpi` feature's tests: OpenMPI from the system's packages (libclang for the bindings), the
+# CLI built once more with the feature (only it and the crates between it and the tables compile
+# again), and its build tests, which run `mpirun -np 2` and `-np 3` (oversubscribed) to 12 stones
+# against one process's files and kill a rank within a layer, then resume.
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/libclang*.so*" >/dev/null; then
+  echo "== installing OpenMPI"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev
+fi
+cargo test -p vlt-cli --features mpi --profile "$profile" --test tb_build
 echo "== python package"
 # A fresh virtual environment with the frameworks the package's tests check against; the package is
 # built into it by maturin with the same profile, flags and target folder as the tests above (so only

@@ -38,6 +38,9 @@ pub enum TbError {
     /// A layer beyond what the index supports was asked for.
     #[error("{0} stones is beyond what tables support (at most {max})", max = crate::index::MAX_LAYER)]
     TooManyStones(u32),
+    /// Another process of a distributed build failed (it reports why); this one stops with it.
+    #[error("another process of the build failed")]
+    OtherRank,
     /// Verification found stored values that disagree with their successors.
     #[error("layer {stones}: {bad} of {checked} values disagree with their successors (first: {first})")]
     Mismatch {

@@ -14,9 +14,10 @@
 //! Entry `2 * rank + player` holds, as an `i8` byte, the value for the player to move (see the crate docs), or
 //! [`NO_POSITION`] where that player has no stone in its row (N2 normalises such positions away).
 
+use crate::comm::{Comm, SingleProcess, agree};
 use crate::error::TbError;
 use crate::index;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The first bytes of every layer file.
@@ -39,17 +40,56 @@ pub fn layer_path(dir: &Path, n: u32) -> PathBuf {
 /// A 64-bit checksum of the entries: FNV-1a-style mixing of 8-byte words (and the tail bytes).
 #[must_use]
 pub fn checksum(data: &[u8]) -> u64 {
+    let whole = data.len() - data.len() % 8;
+    let mut c = Checksum::new(data.len() as u64);
+    c.words(&data[..whole]);
+    c.finish(&data[whole..])
+}
+
+/// [`checksum`] computed piece by piece, in order: what processes that each hold a part of a layer
+/// compute in turn (each continues from the previous one's state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checksum(u64);
+
+impl Checksum {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
-    let mut chunks = data.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(PRIME).rotate_left(29);
+
+    /// The state before the first byte of `len` bytes of data.
+    #[must_use]
+    pub fn new(len: u64) -> Checksum {
+        Checksum(0xcbf2_9ce4_8422_2325 ^ len)
     }
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+
+    /// The state as a number, to hand on to whoever continues it.
+    #[must_use]
+    pub fn state(self) -> u64 {
+        self.0
     }
-    h
+
+    /// The state handed on by [`Checksum::state`].
+    #[must_use]
+    pub fn from_state(state: u64) -> Checksum {
+        Checksum(state)
+    }
+
+    /// Continues over `data`, whose length is a multiple of 8 (the data's end goes to
+    /// [`Checksum::finish`]).
+    ///
+    /// # Panics
+    /// When `data.len()` is not a multiple of 8.
+    pub fn words(&mut self, data: &[u8]) {
+        assert_eq!(data.len() % 8, 0, "the checksum takes whole words until the tail");
+        for c in data.chunks_exact(8) {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            self.0 = (self.0 ^ w).wrapping_mul(Self::PRIME).rotate_left(29);
+        }
+    }
+
+    /// The checksum, after the last fewer than 8 bytes `tail`.
+    #[must_use]
+    pub fn finish(self, tail: &[u8]) -> u64 {
+        tail.iter().fold(self.0, |h, &b| (h ^ u64::from(b)).wrapping_mul(Self::PRIME))
+    }
 }
 
 /// The header fields of a layer file.
@@ -115,17 +155,67 @@ impl Header {
 /// # Errors
 /// [`TbError::Io`] when writing fails.
 pub fn write_layer(dir: &Path, n: u32, bytes: &[u8]) -> Result<Header, TbError> {
-    let header = Header { stones: n, entries: bytes.len() as u64, checksum: checksum(bytes) };
+    write_layer_part(dir, n, 0, bytes, &SingleProcess)
+}
+
+/// Writes layer `n` atomically from the parts the ranks of `comm` hold (collective): this rank's
+/// entries `part` start at entry `first`. Rank 0 creates the temporary file at its full length,
+/// each rank writes its part in place and syncs it, the checksum runs over the parts in rank
+/// order, and rank 0 writes the header, syncs and renames: the file is the one a single process
+/// writes, and it exists only once complete.
+///
+/// Returns the header written (on every rank).
+///
+/// # Errors
+/// [`TbError::Io`] when writing fails on this rank, [`TbError::OtherRank`] when it failed on another.
+pub fn write_layer_part(
+    dir: &Path,
+    n: u32,
+    first: u64,
+    part: &[u8],
+    comm: &dyn Comm,
+) -> Result<Header, TbError> {
+    let entries = index::layer_entries(n);
     let path = layer_path(dir, n);
     let tmp = path.with_extension("tmp");
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&header.to_bytes())?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
+    let lead = comm.rank() == 0;
+    let io = |e| TbError::io(&path, e);
+    let open = || std::fs::OpenOptions::new().write(true).open(&tmp);
+    let made = if lead {
+        std::fs::File::create(&tmp).and_then(|f| f.set_len(HEADER_LEN as u64 + entries)).map_err(io)
+    } else {
+        Ok(())
     };
-    write().map_err(|e| TbError::io(&path, e))?;
+    agree(comm, made)?;
+    let written = open()
+        .and_then(|mut f| {
+            f.seek(SeekFrom::Start(HEADER_LEN as u64 + first))?;
+            f.write_all(part)?;
+            f.sync_data()
+        })
+        .map_err(io);
+    agree(comm, written)?;
+    // Whole words on every rank; the last one's part ends the layer and holds its tail.
+    let last = comm.rank() + 1 == comm.size();
+    let whole = if last { part.len() - part.len() % 8 } else { part.len() };
+    let sum = comm.chain(Checksum::new(entries).state(), &mut |state| {
+        let mut c = Checksum::from_state(state);
+        c.words(&part[..whole]);
+        if last { c.finish(&part[whole..]) } else { c.state() }
+    });
+    let header = Header { stones: n, entries, checksum: sum };
+    let renamed = if lead {
+        open()
+            .and_then(|mut f| {
+                f.write_all(&header.to_bytes())?;
+                f.sync_all()?;
+                std::fs::rename(&tmp, &path)
+            })
+            .map_err(io)
+    } else {
+        Ok(())
+    };
+    agree(comm, renamed)?;
     Ok(header)
 }
 
@@ -182,4 +272,38 @@ pub fn entries(map: &memmap2::Mmap) -> &[u8] {
 #[must_use]
 pub fn check_checksum(header: &Header, bytes: &[u8]) -> bool {
     checksum(bytes) == header.checksum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checksum as first written, word by word: the pieces must give exactly it (it is in
+    /// every layer file's header).
+    fn reference(data: &[u8]) -> u64 {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
+        let mut chunks = data.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            h = (h ^ w).wrapping_mul(PRIME).rotate_left(29);
+        }
+        for &b in chunks.remainder() {
+            h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+        }
+        h
+    }
+
+    #[test]
+    fn checksum_in_pieces_is_the_checksum() {
+        let data: Vec<u8> = (0..1003u32).map(|i| (i * 37 % 251) as u8).collect();
+        for len in [0, 1, 7, 8, 9, 64, 1003] {
+            assert_eq!(checksum(&data[..len]), reference(&data[..len]), "len {len}");
+        }
+        let mut c = Checksum::new(data.len() as u64);
+        c.words(&data[..96]);
+        let mut c = Checksum::from_state(c.state());
+        c.words(&data[96..1000]);
+        assert_eq!(c.finish(&data[1000..]), reference(&data));
+    }
 }

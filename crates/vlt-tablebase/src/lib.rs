@@ -24,19 +24,24 @@
 //! ```
 
 pub mod build;
+mod checkpoint;
+pub mod comm;
 pub mod error;
 pub mod format;
 pub mod index;
 pub mod integrity;
 pub mod manifest;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod probe;
+pub mod retro;
 pub mod solve;
 pub mod stats;
 pub mod unsow;
 mod value;
 pub mod verify;
 
-pub use build::{BuildEvent, LayerStats, build};
+pub use build::{BuildEvent, BuildOptions, LayerStats, build, build_with};
 pub use error::TbError;
 pub use manifest::Manifest;
 pub use probe::Tablebase;

@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use vlt_tablebase::{BuildEvent, Tablebase, TbError, format, index};
+use vlt_tablebase::{Tablebase, TbError};
 
 /// Endgame tablebases: build them, probe a position, verify them, count their values.
 #[derive(clap::Args)]
@@ -17,28 +17,16 @@ pub struct Args {
     command: Sub,
 }
 
+mod build;
+
+use build::{BuildArgs, build};
+
 #[derive(clap::Subcommand)]
 enum Sub {
     Build(BuildArgs),
     Probe(ProbeArgs),
     Verify(VerifyArgs),
     Stats(StatsArgs),
-}
-
-/// Compute every position with at most N stones on the board by retrograde analysis (R1-R7);
-/// resumes from the layers already in DIR.
-#[derive(clap::Args)]
-#[command(after_help = "Example:\n  vlt tb build --max-stones 16 --dir tb    # 16 stones: 61 MB on disk")]
-struct BuildArgs {
-    /// The most stones on the board (0..=28).
-    #[arg(long)]
-    max_stones: u32,
-    /// Folder for the layer files (created when missing).
-    #[arg(long)]
-    dir: PathBuf,
-    /// Worker threads, 1-1024 (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
 }
 
 /// Print the exact value of a position for the player to move and of each legal move.
@@ -151,6 +139,11 @@ impl LayerProgress {
         }
     }
 
+    /// A line of its own on standard error, above the bar where there is one.
+    fn note(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
     fn finish(self) {
         self.bar.finish_and_clear();
     }
@@ -164,83 +157,6 @@ fn plain_progress(stones: u32, done: u64, total: u64, elapsed: Duration, eta: Du
         elapsed.as_secs(),
         eta.as_secs()
     )
-}
-
-/// Positions a second, in millions, where the time is long enough to tell (a layer solved in a
-/// few milliseconds would show a rate of its timer's rounding, not of the builder).
-fn rate(positions: u64, micros: u64) -> String {
-    if micros < 10_000 {
-        "  fast".to_string()
-    } else {
-        format!("{:>5.2} M/s", positions as f64 / micros as f64)
-    }
-}
-
-/// Peak resident memory of this process in MiB, where Linux tells it.
-fn peak_rss_mib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
-}
-
-fn build(a: BuildArgs) -> anyhow::Result<()> {
-    use std::io::Write;
-    if a.max_stones > index::MAX_LAYER {
-        return Err(input(format!("--max-stones {}: at most {}", a.max_stones, index::MAX_LAYER)));
-    }
-    if a.dir.exists() && !a.dir.is_dir() {
-        return Err(input(format!("--dir {}: not a folder", a.dir.display())));
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.threads.map_or(0, usize::from)).build()?;
-    let start = Instant::now();
-    let bar: Mutex<Option<LayerProgress>> = Mutex::new(None);
-    let dir = a.dir.clone();
-    let events = |e: BuildEvent| match e {
-        BuildEvent::LayerKept { stones } => eprintln!("layer {stones:2}: kept (already built)"),
-        BuildEvent::LayerStart { stones, total, .. } => {
-            *bar.lock().expect("bar") = Some(LayerProgress::new(stones, total));
-        }
-        BuildEvent::Progress { done, .. } => {
-            if let Some(b) = bar.lock().expect("bar").as_mut() {
-                b.set(done);
-            }
-        }
-        BuildEvent::LayerDone { stones, stats } => {
-            if let Some(b) = bar.lock().expect("bar").take() {
-                b.finish();
-            }
-            let size = std::fs::metadata(format::layer_path(&dir, stones)).map(|m| m.len()).unwrap_or(0);
-            eprintln!(
-                "layer {stones:2}: {:>11} positions in {:7.2} s ({}), {:>5.1} MB, {:>9} worth 0 ({} through quiet play)",
-                stats.positions,
-                stats.micros as f64 / 1e6,
-                rate(stats.positions, stats.micros),
-                size as f64 / 1e6,
-                stats.zeros,
-                stats.zero_by_quiet_play,
-            );
-        }
-        _ => {}
-    };
-    let stats = pool.install(|| vlt_tablebase::build(&a.dir, a.max_stones, &events)).map_err(tb_error)?;
-    let positions: u64 = stats.iter().map(|s| s.positions).sum();
-    let disk: u64 = (0..=a.max_stones)
-        .filter_map(|n| std::fs::metadata(format::layer_path(&a.dir, n)).ok())
-        .map(|m| m.len())
-        .sum();
-    let secs = start.elapsed().as_secs_f64();
-    writeln!(
-        std::io::stdout(),
-        "built {} layers up to {} stones in {:.1} s: {} positions solved now ({:.2} M/s), {:.1} MB on disk, peak memory {} MiB",
-        stats.len(),
-        a.max_stones,
-        secs,
-        positions,
-        positions as f64 / secs.max(1e-6) / 1e6,
-        disk as f64 / 1e6,
-        peak_rss_mib().map_or_else(|| "?".to_string(), |m| m.to_string()),
-    )?;
-    Ok(())
 }
 
 fn open_for(dir: &Path, stones: u32) -> anyhow::Result<Tablebase> {
@@ -512,6 +428,7 @@ fn stats_text(a: &StatsArgs) -> anyhow::Result<String> {
 mod tests {
     use super::*;
     use crate::error::exit_code;
+    use vlt_tablebase::format;
 
     fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("vlt-cli-tb-{}-{name}", std::process::id()));
@@ -526,7 +443,7 @@ mod tests {
     #[test]
     fn build_probe_verify() {
         let d = dir("probe");
-        build(BuildArgs { max_stones: 6, dir: d.clone(), threads: Some(1) }).expect("build");
+        build(BuildArgs::new(6, d.clone())).expect("build");
         // B sows 6B into the empty 1A and captures (R4); A's row is empty, so B moves again (R5).
         let json = probe_text(&probe_args(&d, "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", true)).expect("probe");
         let v: serde_json::Value = serde_json::from_str(&json).expect("json");
@@ -570,7 +487,7 @@ mod tests {
     #[test]
     fn probe_many_positions_from_standard_input() {
         let d = dir("batch");
-        build(BuildArgs { max_stones: 6, dir: d.clone(), threads: Some(1) }).expect("build");
+        build(BuildArgs::new(6, d.clone())).expect("build");
         let lines = "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0\n\n# a comment\n  1,0,0,0,0,0/0,0,0,0,0,1 A 29 29  \n";
         for json in [true, false] {
             let mut out = Vec::new();
@@ -604,7 +521,7 @@ mod tests {
     #[test]
     fn a_damaged_layer_is_an_error_naming_it() {
         let d = dir("damaged");
-        build(BuildArgs { max_stones: 5, dir: d.clone(), threads: Some(1) }).expect("build");
+        build(BuildArgs::new(5, d.clone())).expect("build");
         let path = format::layer_path(&d, 5);
         let mut bytes = std::fs::read(&path).expect("read");
         let i = format::HEADER_LEN + bytes[format::HEADER_LEN..].iter().position(|&b| b == 1).expect("a 1");
@@ -623,7 +540,7 @@ mod tests {
         assert!(format!("{e}").contains(&name), "{e}");
         let e = stats_text(&StatsArgs { json: false, dir: d.clone() }).expect_err("damaged");
         assert!(exit_code(&e) == 2 && format!("{e}").contains(&name), "{e}");
-        let e = build(BuildArgs { max_stones: 6, dir: d.clone(), threads: Some(1) }).expect_err("damaged");
+        let e = build(BuildArgs::new(6, d.clone())).expect_err("damaged");
         assert!(exit_code(&e) == 2 && format!("{e}").contains(&name), "{e}");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -631,9 +548,9 @@ mod tests {
     /// A layer solved in a few milliseconds shows no rate (it would be the timer's rounding).
     #[test]
     fn rates_only_where_the_time_tells() {
-        assert_eq!(rate(2478, 0), "  fast");
-        assert_eq!(rate(2478, 999), "  fast");
-        assert_eq!(rate(26_035_092, 17_890_000), " 1.46 M/s");
+        assert_eq!(build::rate(2478, 0), "  fast");
+        assert_eq!(build::rate(2478, 999), "  fast");
+        assert_eq!(build::rate(26_035_092, 17_890_000), " 1.46 M/s");
     }
 
     /// Where standard error is a log file, a build or check prints a plain progress line.
@@ -647,7 +564,7 @@ mod tests {
     #[test]
     fn input_errors_exit_2() {
         let d = dir("errors");
-        build(BuildArgs { max_stones: 3, dir: d.clone(), threads: Some(1) }).expect("build");
+        build(BuildArgs::new(3, d.clone())).expect("build");
         for (pos, why) in [("5,5,5,5,5,5/5,5,5,5,5,5 B 0 0", "go up to 3"), ("5,5,5 B 0 0", "row")] {
             let e = probe_text(&probe_args(&d, pos, true)).expect_err("beyond the tables");
             assert_eq!(exit_code(&e), 2, "{e}");
@@ -656,7 +573,7 @@ mod tests {
         let e = probe_text(&probe_args(&dir("missing"), "0,0,0,0,1,1/0,0,0,0,0,0 B 0 0", true))
             .expect_err("no tables");
         assert_eq!(exit_code(&e), 2);
-        let e = build(BuildArgs { max_stones: 99, dir: d.clone(), threads: Some(1) }).expect_err("too big");
+        let e = build(BuildArgs::new(99, d.clone())).expect_err("too big");
         assert_eq!(exit_code(&e), 2);
         let e = verify(VerifyArgs { dir: dir("missing2"), rebuild: false, from: 0 }).expect_err("no tables");
         assert_eq!(exit_code(&e), 2);
