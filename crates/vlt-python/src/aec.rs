@@ -259,6 +259,38 @@ impl AecCore {
         PyPosition(self.core.position())
     }
 
+    /// `copy.deepcopy`: an environment of the same class in the same state, its Python attributes
+    /// and the dicts above deep-copied.
+    fn __deepcopy__<'py>(slf: &Bound<'py, Self>, memo: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("reward", if me.win { "win" } else { "captures" })?;
+        kwargs.set_item("max_moves", me.max_moves)?;
+        let ty = slf.get_type();
+        let new = ty.call_method("__new__", (&ty,), Some(&kwargs))?;
+        memo.set_item(slf.as_ptr() as usize, &new)?;
+        let deepcopy = py.import("copy")?.getattr("deepcopy")?;
+        let copy =
+            |o: &Py<PyAny>| -> PyResult<Py<PyAny>> { Ok(deepcopy.call1((o.bind(py), memo))?.unbind()) };
+        {
+            let mut n = new.cast::<AecCore>()?.borrow_mut();
+            n.core.copy_game_from(&me.core);
+            n.started = me.started;
+            n.agents = copy(&me.agents)?;
+            n.rewards = copy(&me.rewards)?;
+            n.cumulative_rewards = copy(&me.cumulative_rewards)?;
+            n.terminations = copy(&me.terminations)?;
+            n.truncations = copy(&me.truncations)?;
+            n.infos = copy(&me.infos)?;
+            n.agent_selection = copy(&me.agent_selection)?;
+        }
+        if let Ok(d) = slf.getattr("__dict__") {
+            new.getattr("__dict__")?.call_method1("update", (deepcopy.call1((d, memo))?,))?;
+        }
+        Ok(new)
+    }
+
     /// Ends the environment: `step` needs a `reset` again.
     fn close(&mut self) {
         self.started = false;

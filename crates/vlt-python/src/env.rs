@@ -235,6 +235,22 @@ impl Core {
         self.game.as_ref().expect("this core records its game")
     }
 
+    /// Takes the state of `other`'s game (position, history, random source, agent), keeping
+    /// this core's opponent.
+    pub(crate) fn copy_game_from(&mut self, other: &Core) {
+        self.pos = other.pos;
+        self.legal = other.legal;
+        self.reps = other.reps.clone();
+        self.plies = other.plies;
+        self.over = other.over;
+        self.start = other.start;
+        self.rng = other.rng;
+        self.agent = other.agent;
+        if let (Some(mine), Some(theirs)) = (self.game.as_mut(), other.game.as_ref()) {
+            *mine = theirs.clone();
+        }
+    }
+
     /// A copy of the game and the random source, without the opponent.
     fn clone_without_opponent(&self) -> Core {
         Core::from_game(self.game().clone(), self.rng, self.agent)

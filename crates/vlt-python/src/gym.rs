@@ -13,13 +13,30 @@ use crate::value_error;
 use numpy::PyArray1;
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyFloat, PyTuple};
 use vlt_core::{Player, Position};
+
+/// A reward as a Python float: the integral ones a step can give (-60 to 60) made once, others
+/// anew.
+fn py_reward<'py>(py: Python<'py>, r: f64) -> Bound<'py, PyAny> {
+    static SMALL: PyOnceLock<Vec<Py<PyFloat>>> = PyOnceLock::new();
+    let small =
+        SMALL.get_or_init(py, || (-60..=60).map(|k| PyFloat::new(py, f64::from(k)).unbind()).collect());
+    if r.fract() == 0.0 && (-60.0..=60.0).contains(&r) {
+        small[(r + 60.0) as usize].bind(py).clone().into_any()
+    } else {
+        PyFloat::new(py, r).into_any()
+    }
+}
 
 /// One agent against a built-in opponent (see `vlt.gymnasium`).
 #[pyclass(subclass, module = "vlt._vlt")]
 pub struct GymCore {
     core: Core,
+    /// What the environment was made with, for copies.
+    opponent: String,
+    tables: Option<Py<PyTablebase>>,
     /// The agent's side, `None` for a random side each episode.
     side: Option<Player>,
     win: bool,
@@ -48,11 +65,12 @@ impl GymCore {
         opponent: &str,
         agent: &str,
         reward: &str,
-        tablebase: Option<PyRef<'_, PyTablebase>>,
+        tablebase: Option<Bound<'_, PyTablebase>>,
         max_moves: i64,
         render_mode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let _ = render_mode;
+        let tables = tablebase.as_ref().map(|t| t.clone().unbind());
         let side = match agent {
             "B" => Some(Player::B),
             "A" => Some(Player::A),
@@ -76,8 +94,11 @@ impl GymCore {
             .ok()
             .filter(|&m| m > 0)
             .ok_or_else(|| value_error("max_moves must be positive"))?;
-        let opponent = Opponent::parse(opponent, tablebase.map(|t| t.tables()))?;
+        let spec = opponent.to_string();
+        let opponent = Opponent::parse(opponent, tablebase.map(|t| t.borrow().tables()))?;
         Ok(GymCore {
+            opponent: spec,
+            tables,
             core: Core::new(Position::START, 0, Some(opponent), side.unwrap_or(Player::B), false),
             side,
             win,
@@ -129,7 +150,7 @@ impl GymCore {
             let info = self.infos.take(py, &[0.0; 14], &mask)?.into_any();
             let items = [
                 obs,
-                reward.into_pyobject(py)?.into_any(),
+                py_reward(py, reward),
                 false.into_bound_py_any(py)?,
                 truncated.into_bound_py_any(py)?,
                 info,
@@ -152,7 +173,7 @@ impl GymCore {
         };
         let items = [
             obs,
-            reward.into_bound_py_any(py)?,
+            py_reward(py, reward),
             true.into_bound_py_any(py)?,
             false.into_bound_py_any(py)?,
             info.into_any(),
@@ -170,6 +191,32 @@ impl GymCore {
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let m = self.mask();
         PyArray1::from_slice(py, &m.map(|v| v != 0))
+    }
+
+    /// `copy.deepcopy`: an environment of the same class in the same state (its opponent made
+    /// anew from the same options), its Python attributes deep-copied.
+    fn __deepcopy__<'py>(slf: &Bound<'py, Self>, memo: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("opponent", &me.opponent)?;
+        kwargs.set_item("agent", me.side.map_or("random", |p| if p == Player::B { "B" } else { "A" }))?;
+        kwargs.set_item("reward", if me.win { "win" } else { "captures" })?;
+        kwargs.set_item("tablebase", me.tables.as_ref().map(|t| t.bind(py)))?;
+        kwargs.set_item("max_moves", me.max_moves)?;
+        let ty = slf.get_type();
+        let new = ty.call_method("__new__", (&ty,), Some(&kwargs))?;
+        memo.set_item(slf.as_ptr() as usize, &new)?;
+        {
+            let mut n = new.cast::<GymCore>()?.borrow_mut();
+            n.core.copy_game_from(&me.core);
+            n.started = me.started;
+        }
+        if let Ok(d) = slf.getattr("__dict__") {
+            let deepcopy = py.import("copy")?.getattr("deepcopy")?;
+            new.getattr("__dict__")?.call_method1("update", (deepcopy.call1((d, memo))?,))?;
+        }
+        Ok(new)
     }
 
     /// The agent's side in this episode: 0 = B, 1 = A.

@@ -254,3 +254,86 @@ def test_vector_games_bad_input():
         VectorGames(0)
     with pytest.raises(ValueError, match="unknown reward"):
         VectorGames(2, reward="points")
+
+
+def test_environments_deep_copy_mid_game():
+    # A copy goes on exactly as the original would (same random source, same opponent), and
+    # neither changes the other.
+    import copy
+
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    import vlt.gymnasium
+    from vlt.pettingzoo import vai_lung_thlan_v0
+
+    env = vai_lung_thlan_v0.env(reward="captures")
+    env.reset(seed=4)
+    for a in [2, 3, 1]:
+        env.step(a)
+    twin = copy.deepcopy(env)
+    assert twin.position == env.position and twin.agent_selection == env.agent_selection
+    assert twin._cumulative_rewards == env._cumulative_rewards and twin.rewards is not env.rewards
+    rng = np.random.default_rng(0)
+    while not any(env.terminations.values()):
+        a = int(rng.choice(env.legal_actions()))
+        env.step(a)
+        twin.step(a)
+        assert (env.last()[0]["observation"] == twin.last()[0]["observation"]).all()
+        assert env.rewards == twin.rewards
+    assert twin.terminations == env.terminations
+
+    g = vlt.gymnasium.VaiLungThlanEnv(opponent="random", agent="random")
+    g.reset(seed=7)
+    g.step(g.legal_actions()[0])
+    h = copy.deepcopy(g)
+    assert h.position == g.position and h.agent == g.agent
+    done = False
+    while not done:
+        a = g.legal_actions()[-1]
+        o1, r1, t1, u1, _ = g.step(a)
+        o2, r2, t2, u2, _ = h.step(a)
+        assert (o1 == o2).all() and (r1, t1, u1) == (r2, t2, u2)
+        done = t1 or u1
+
+
+def test_observations_held_by_the_caller_never_change():
+    # The environments recycle observation arrays only once nobody holds them: the ones a caller
+    # keeps stay as they were handed out, and views, dicts and masks alike.
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    import vlt.gymnasium
+    from vlt.pettingzoo import vai_lung_thlan_v0
+
+    env = vai_lung_thlan_v0.env()
+    env.reset(seed=0)
+    kept, copies, views = [], [], []
+    for i, agent in enumerate(env.agent_iter(max_iter=60)):
+        obs, _, term, trunc, _ = env.last()
+        if i % 3 == 0:
+            kept.append(obs)
+            copies.append({k: v.copy() for k, v in obs.items()})
+        elif i % 3 == 1:
+            views.append((obs["observation"][:6], obs["observation"][:6].copy()))
+        env.step(None if term or trunc else env.legal_actions()[0])
+    for obs, c in zip(kept, copies):
+        assert all((obs[k] == c[k]).all() for k in c)
+    assert all((v == c).all() for v, c in views)
+    assert len({id(o) for o in kept}) == len(kept)
+
+    g = vlt.gymnasium.VaiLungThlanEnv(opponent="random")
+    obs, info = g.reset(seed=0)
+    history = [(obs, obs.copy(), info["action_mask"], info["action_mask"].copy())]
+    for _ in range(20):
+        obs, _, term, trunc, info = g.step(g.legal_actions()[0])
+        history.append((obs, obs.copy(), info["action_mask"], info["action_mask"].copy()))
+        if term or trunc:
+            break
+    assert all((o == c).all() and (m == mc).all() for o, c, m, mc in history)
+    # Dropped ones are reused: a loop that keeps nothing allocates no new arrays.
+    import weakref
+
+    env.reset(seed=1)
+    first = weakref.ref(env.observe("player_0")["observation"])
+    for a in [0, 1, 2]:
+        env.step(a)
+        assert env.observe("player_0")["observation"] is first()
