@@ -218,7 +218,10 @@ mod tests {
         for (code, text) in LANGS {
             let m = parse(text);
             let len = |k: &str| m[k].chars().count();
-            assert!(len("keys_1") <= 80 && len("keys_2") <= 80, "{code}: key lines");
+            assert!(
+                len("keys_1") <= 80 && len("keys_2") <= 80 && len("keys_over") <= 80,
+                "{code}: key lines"
+            );
             assert!(
                 m.keys().filter(|k| k.starts_with("stones.")).all(|k| len(k) <= 8),
                 "{code}: stones fits a store"
