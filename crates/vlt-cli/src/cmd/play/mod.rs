@@ -1,5 +1,5 @@
 //! `vlt play`: the game in the terminal, full screen (ratatui + crossterm) or as plain lines
-//! (`--plain`) for screen readers, logs and scripts.
+//! (`--plain`) for screen readers, logs and scripts, and an analysis board (`--analyse`).
 //!
 //! One concept per file: `setup` (how a game is set up), `prefs` (the remembered settings),
 //! `app` (state and what changes it, with its action type), `example` (a worked example stepped
@@ -7,9 +7,13 @@
 //! and settings screens), `overlay` (the end screen drawn over the board), `input` (keys and mouse
 //! to actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker`
 //! (the engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
-//! line mode). Imports run one way: term → input → render → screens, overlay → board → app → example,
+//! line mode), `analysis` (the analysis board's state and keys), `analysis_view` (drawing it),
+//! `analysis_term` (running it). Imports run one way: term → input → render → screens, overlay → board → app → example,
 //! words → setup, prefs, anim, i18n.
 
+pub mod analysis;
+pub mod analysis_term;
+pub mod analysis_view;
 pub mod anim;
 pub mod app;
 pub mod board;
@@ -29,6 +33,8 @@ pub mod worker;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_analysis;
+#[cfg(test)]
 mod tests_screens;
 
 use crate::error::input as input_error;
@@ -46,7 +52,8 @@ use vlt_engine::Level;
 #[command(after_help = "Examples:\n  vlt play\n  vlt play --level 5 --side A --lang es\n  \
                         printf '3\\n5\\n' | vlt play --plain --level 1\n  \
                         vlt play --no-menu --position '0,0,0,1,0,2/1,0,0,0,2,0 B 24 30'\n  \
-                        vlt play --load game.vlt")]
+                        vlt play --load game.vlt\n  \
+                        vlt play --analyse --position '2,1,0,3,0,1/1,0,2,0,1,1 B 24 24'")]
 pub struct Args {
     /// Plain lines instead of the full screen: board as text, moves from standard input.
     #[arg(long)]
@@ -86,6 +93,11 @@ pub struct Args {
     /// play them perfectly).
     #[arg(long, value_name = "DIR")]
     tablebase: Option<std::path::PathBuf>,
+    /// The analysis board instead of a game: set up any position (--position, or e then keys),
+    /// play moves freely, and see every move's value, the best line and, with --tablebase, the
+    /// exact value and the moves to the end.
+    #[arg(long, conflicts_with_all = ["plain", "load"])]
+    analyse: bool,
 }
 
 fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
@@ -147,6 +159,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let (cat, setup) = setup(&a, stored.lang.as_deref())?;
     let game = a.load.as_deref().map(load).transpose()?;
     let tb = super::open_tablebase(a.tablebase.as_deref())?;
+    if a.analyse {
+        let start = setup.position.unwrap_or(vlt_core::Position::START);
+        return analysis_term::run(analysis::Analysis::new(cat, start, tb));
+    }
     if a.plain {
         let stdin = std::io::stdin();
         let stdout = std::io::stdout();
