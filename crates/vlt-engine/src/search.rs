@@ -105,6 +105,10 @@ pub(crate) struct Thread<'a> {
     pub lmr: bool,
     /// Positions whose value came from the endgame tables.
     pub tb_hits: u64,
+    /// The root move (index in `root`) of the current iteration that scored above every move
+    /// before it, the first one included, and above the window's floor: a proven improvement at
+    /// the new depth, usable if the iteration is cut off.
+    improver: Option<usize>,
 }
 
 fn mv(hole: u8) -> Move {
@@ -142,12 +146,18 @@ impl<'a> Thread<'a> {
             seldepth: 0,
             lmr: sh.lmr,
             tb_hits: 0,
+            improver: None,
         }
     }
 
     /// The principal variation of the last root search.
     pub fn pv(&self) -> Vec<Move> {
         self.pv[0][..self.pv_len[0]].iter().map(|&h| mv(h)).collect()
+    }
+
+    /// The root move that proved better than the first one in the iteration under way, if any.
+    pub fn improver(&self) -> Option<usize> {
+        self.improver
     }
 
     /// Puts the root moves in the order of the last iteration's scores, best first (stable).
@@ -212,6 +222,7 @@ impl<'a> Thread<'a> {
         self.rep_min = usize::MAX;
         self.heuristic = false;
         self.pv_len[0] = 0;
+        self.improver = None;
         for r in &mut self.root {
             r.current = -INF;
         }
@@ -244,6 +255,9 @@ impl<'a> Thread<'a> {
                 self.update_pv(0, r.hole);
                 if v > alpha {
                     alpha = v;
+                    if i > 0 {
+                        self.improver = Some(i);
+                    }
                     if v >= beta {
                         break;
                     }

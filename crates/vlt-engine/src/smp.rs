@@ -94,6 +94,9 @@ fn iterate(
             }
         };
         if t.aborted {
+            if let Some(r) = result.as_mut() {
+                adopt_partial(&t, r);
+            }
             break;
         }
         t.commit_root_scores(all);
@@ -149,6 +152,27 @@ fn iterate(
     }
     t.flush_nodes();
     result
+}
+
+/// An iteration cut off before its end: when a move other than the last iteration's best proved
+/// better than it at the new depth ([`Thread::improver`]), it is the answer, with its score and
+/// principal variation; the other moves keep the last finished iteration's scores.
+fn adopt_partial(t: &Thread<'_>, (result, cs): &mut (SearchResult, Vec<i32>)) {
+    let Some(i) = t.improver() else { return };
+    let r = t.root[i];
+    let best = Move(vlt_core::Hole::from_index(r.hole as usize).expect("hole"));
+    let pv = t.pv();
+    if pv.first() != Some(&best) {
+        return;
+    }
+    let Some(j) = result.moves.iter().position(|&(m, _)| m == best) else { return };
+    result.moves.remove(j);
+    cs.remove(j);
+    result.moves.insert(0, (best, to_stones(r.current)));
+    cs.insert(0, r.current);
+    result.best = best;
+    result.info.score = to_stones(r.current);
+    result.info.pv = pv;
 }
 
 /// How many plies Lazy SMP helper `index` keeps ahead of the main thread's iteration (0 for the

@@ -18,6 +18,10 @@ const SAFETY: Duration = Duration::from_millis(20);
 /// since the next iteration usually costs more than all earlier ones together.
 pub const NEW_ITERATION_PERCENT: u32 = 55;
 
+/// With a fixed time for the move, iterations start until this share (percent) of it is used: an
+/// iteration cut off by the deadline still answers with a better move if it found one.
+pub const FIXED_LAST_START_PERCENT: u32 = 85;
+
 /// Iterations shorter than this are not used to predict the next one (timer noise).
 const MIN_PREDICTABLE: Duration = Duration::from_millis(5);
 /// Bounds on the predicted growth of one iteration over the last (effective branching factor).
@@ -58,6 +62,25 @@ impl TimeBudget {
     #[must_use]
     pub fn may_start_iteration(&self, elapsed: Duration) -> bool {
         self.soft.is_none_or(|s| elapsed < s * NEW_ITERATION_PERCENT / 100)
+    }
+
+    /// True when the move has a fixed time (`Limits::movetime` alone): the search then spends it,
+    /// and no later move is owed what it saves.
+    #[must_use]
+    pub fn is_fixed(&self) -> bool {
+        self.soft.is_some() && self.soft == self.hard
+    }
+
+    /// True when another iteration may start after `elapsed`: with a fixed time until
+    /// [`FIXED_LAST_START_PERCENT`] of it, since a cut-off iteration still gives the better move it
+    /// found ([`TimeBudget::is_fixed`]); otherwise while [`TimeBudget::may_start_iteration`] and
+    /// [`TimeBudget::may_finish_iteration`] both allow it.
+    #[must_use]
+    pub fn may_iterate(&self, elapsed: Duration, last: Duration, before: Duration) -> bool {
+        match self.soft {
+            Some(s) if self.is_fixed() => elapsed < s * FIXED_LAST_START_PERCENT / 100,
+            _ => self.may_start_iteration(elapsed) && self.may_finish_iteration(elapsed, last, before),
+        }
     }
 
     /// True unless the next iteration is predicted to run past the hard deadline, given the times
@@ -109,6 +132,27 @@ mod tests {
         // Tiny iterations tell nothing; no deadline, no limit.
         assert!(b.may_finish_iteration(ms(990), ms(1), ms(1)));
         assert!(TimeBudget::default().may_finish_iteration(ms(10_000), ms(5000), ms(100)));
+    }
+
+    #[test]
+    fn a_fixed_movetime_starts_iterations_until_late() {
+        let ms = Duration::from_millis;
+        let fixed = TimeBudget::from_limits(&Limits { movetime: Some(ms(1000)), ..Limits::default() });
+        assert!(fixed.is_fixed());
+        // An iteration that cannot finish still starts: a cut-off one gives its better move.
+        assert!(fixed.may_iterate(ms(700), ms(200), ms(100)));
+        assert!(!fixed.may_iterate(ms(900), ms(1), ms(1)));
+        // On a clock the saved time is the next moves': the usual rules hold.
+        let clock = Limits {
+            clock: Some(Clock { remaining: Duration::from_secs(60), increment: Duration::ZERO }),
+            ..Limits::default()
+        };
+        let b = TimeBudget::from_limits(&clock);
+        assert!(!b.is_fixed());
+        let soft = b.soft.unwrap();
+        assert!(b.may_iterate(soft / 4, ms(1), ms(1)));
+        assert!(!b.may_iterate(soft * 3 / 5, ms(1), ms(1)));
+        assert!(TimeBudget::default().may_iterate(ms(10_000), ms(5000), ms(100)));
     }
 
     #[test]
