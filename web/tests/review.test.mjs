@@ -72,6 +72,9 @@ test('the review of a finished game: graph, marks, the better move, summaries', 
       new RegExp(bad.ply === 1 ? 'start' : `Move ${bad.ply - 1} of`),
     );
     await shot(page, `61-review-better-${name}`);
+    // The position before the move opens on the analysis board.
+    const before = bad.ply === 1 ? g.start : g.plies[bad.ply - 2].after;
+    assert.equal(await page.locator('#review-analyse').getAttribute('href'), `#/analyse/${encodeURIComponent(before)}`);
     await noOverflow(page, `review on ${name}`);
     assert.deepEqual(errors, []);
     await ctx.close();
