@@ -137,6 +137,7 @@ export async function viewGame(id, setCleanup) {
   let animating = false;
   let browsing = null; // while looking back: the number of plies shown
   let queue = Promise.resolve();
+  let latest = null; // the newest game received (view lags behind it while moves animate)
   let pollTimer = null;
   let presence = null; // seats with someone connected, when the server says
   const evals = new Map(); // position -> {future: for B, exact}: one value per position
@@ -395,6 +396,7 @@ export async function viewGame(id, setCleanup) {
 
   // Every new game state (from our own request or the socket) goes through here, in order.
   function accept(v, fresh = false) {
+    if (fresh || !latest || v.epoch !== latest.epoch || v.version >= latest.version) latest = v;
     queue = queue
       .then(async () => {
         if (view && JSON.stringify(v) === JSON.stringify(view)) return;
@@ -447,6 +449,18 @@ export async function viewGame(id, setCleanup) {
         err.textContent = x.message;
         animating = false;
       });
+  }
+
+  // A socket's delta: the game after one change, with only the plies after its first `from`.
+  // It applies to the version it was made from; a watcher that missed one asks for the whole game.
+  function applyDelta(m) {
+    const g = m.game;
+    if (latest && g.epoch === latest.epoch && g.version <= latest.version) return; // known already
+    if (latest && g.epoch === latest.epoch && m.base === latest.version) {
+      accept({ ...g, plies: latest.plies.slice(0, m.from).concat(g.plies) });
+    } else {
+      api.game(id).then(accept, () => schedulePoll());
+    }
   }
 
   // If the socket is down while the computer or the opponent is to move, ask now and then.
@@ -521,6 +535,7 @@ export async function viewGame(id, setCleanup) {
         seat = m.you;
         accept(m.game, true);
       } else if (m.type === 'update') accept(m.game);
+      else if (m.type === 'delta') applyDelta(m);
       else if (m.type === 'presence') {
         presence = m.seats;
         if (view) draw();

@@ -308,7 +308,7 @@ impl Hub {
         }
         g.version += 1;
         let view = g.view();
-        live.broadcast(&view);
+        live.broadcast(&g);
         Ok(Seated { seat: Seat::One(seat), token, game: view })
     }
 
@@ -365,7 +365,7 @@ impl Hub {
         g.row.finished = result.is_some();
         g.row.result = result.map(crate::kinds::StoredResult);
         g.version += 1;
-        live.broadcast(&g.view());
+        live.broadcast(g);
         Ok(())
     }
 
@@ -441,7 +441,7 @@ impl Hub {
         g.row.result = Some(crate::kinds::StoredResult(r));
         g.version += 1;
         let view = g.view();
-        live.broadcast(&view);
+        live.broadcast(&g);
         Ok(view)
     }
 
@@ -477,7 +477,7 @@ impl Hub {
         g.row.result = None;
         g.version += 1;
         let view = g.view();
-        live.broadcast(&view);
+        live.broadcast(&g);
         Ok(view)
     }
 

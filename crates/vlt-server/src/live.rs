@@ -4,7 +4,7 @@
 use crate::error::ApiError;
 use crate::seat::{Seat, seat_of, seat_states};
 use crate::store::GameRow;
-use crate::view::{GameView, game_view};
+use crate::view::{GameView, game_view_since};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 use vlt_core::{Game, Move, Player, Position};
@@ -22,13 +22,20 @@ impl LiveGame {
     /// The game as the page draws it.
     #[must_use]
     pub fn view(&self) -> GameView {
-        game_view(
+        self.view_since(0)
+    }
+
+    /// The game as the page draws it, with only the plies after the first `from`.
+    #[must_use]
+    pub fn view_since(&self, from: usize) -> GameView {
+        game_view_since(
             &self.row.id,
             self.row.mode,
             self.row.level,
             seat_states(&self.row),
             &self.game,
             (self.version, &self.epoch),
+            from,
         )
     }
 
@@ -58,16 +65,21 @@ pub struct Live {
     pub(crate) tx: broadcast::Sender<Arc<str>>,
     /// Open sockets of each seat holder, B then A: whether the opponent is there.
     present: std::sync::Mutex<[usize; 2]>,
+    /// The number of plies the last broadcast left the watchers with: the next one sends only
+    /// the plies after it. Written under the game's lock, as the version is.
+    plies_sent: std::sync::atomic::AtomicUsize,
 }
 
 impl Live {
     /// A game now in memory, as `row` and `game` say, at version 0 of this run.
     #[must_use]
     pub fn new(row: GameRow, game: Game, epoch: &Arc<str>) -> Live {
+        let plies = game.moves().len();
         Live {
             state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(epoch) }),
             tx: broadcast::channel(64).0,
             present: std::sync::Mutex::new([0; 2]),
+            plies_sent: std::sync::atomic::AtomicUsize::new(plies),
         }
     }
 
@@ -100,10 +112,21 @@ impl Live {
         let _ = self.tx.send(Arc::from(msg));
     }
 
-    /// Tells every watcher the game changed. Each change is broadcast exactly once, after its
-    /// version was bumped.
-    pub fn broadcast(&self, view: &GameView) {
-        self.send(serde_json::json!({ "type": "update", "game": view }).to_string());
+    /// Tells every watcher that `g` changed. Each change is broadcast exactly once, after its
+    /// version was bumped, with only what changed: `{"type": "delta", "base": V-1, "from": N,
+    /// "game": {…}}`, the game at version V whose `plies` are those after its first `N` (a watcher
+    /// at version V-1 keeps its first `N` plies and appends these: one for a move, none for a
+    /// join or a resignation, fewer than it had after an undo). Every other field is whole.
+    pub fn broadcast(&self, g: &LiveGame) {
+        let plies = g.game.moves().len();
+        let from = self.plies_sent.swap(plies, std::sync::atomic::Ordering::Relaxed).min(plies);
+        let msg = serde_json::json!({
+            "type": "delta",
+            "base": g.version.saturating_sub(1),
+            "from": from,
+            "game": g.view_since(from),
+        });
+        self.send(msg.to_string());
     }
 
     /// A receiver of this game's updates (JSON text messages).

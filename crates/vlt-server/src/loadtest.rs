@@ -1,8 +1,9 @@
 //! `vlt loadtest`: many concurrent online games against a running server on the loopback
 //! interface, bounded in games and time, stopping by itself. Each game is created by one client and
 //! joined by a second (the invite link); both then play random legal moves until the game ends or
-//! time is up, over HTTP or over their WebSockets. Reports moves per second and latency
-//! percentiles (request sent to acknowledgement received).
+//! time is up, over HTTP or over their WebSockets, waiting a think time between moves as people do
+//! (or flat out). Reports moves per second and latency percentiles (request sent to
+//! acknowledgement received; the think time is not counted).
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -16,6 +17,8 @@ use tokio_tungstenite::tungstenite::Message;
 pub const MAX_GAMES: usize = 2000;
 /// The longest a load test may run.
 pub const MAX_DURATION: Duration = Duration::from_secs(300);
+/// The longest think time between moves.
+pub const MAX_THINK: Duration = Duration::from_secs(60);
 
 /// How moves are sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +42,9 @@ pub struct LoadConfig {
     pub transport: Transport,
     /// Seed of the random move choice.
     pub seed: u64,
+    /// How long each game waits between moves (zero: flat out). Games start spread over one
+    /// think time, as people do not all move at the same instant.
+    pub think: Duration,
 }
 
 /// What was measured.
@@ -46,6 +52,8 @@ pub struct LoadConfig {
 pub struct LoadReport {
     /// Games held at once.
     pub concurrent_games: usize,
+    /// The wait between a game's moves, milliseconds.
+    pub think_ms: u64,
     /// Games started.
     pub games_started: u64,
     /// Games played to their end (R6, R7).
@@ -111,6 +119,7 @@ struct Ctx {
     deadline: Instant,
     progress: Arc<Progress>,
     transport: Transport,
+    think: Duration,
 }
 
 /// Runs the load test; `progress` is updated as it goes.
@@ -126,6 +135,9 @@ pub async fn run(cfg: LoadConfig, progress: Arc<Progress>) -> Result<LoadReport,
     }
     if cfg.duration.is_zero() || cfg.duration > MAX_DURATION {
         return Err(LoadError::OutOfBounds(format!("duration must be 1-{} s", MAX_DURATION.as_secs())));
+    }
+    if cfg.think > MAX_THINK {
+        return Err(LoadError::OutOfBounds(format!("think time must be 0-{} ms", MAX_THINK.as_millis())));
     }
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(cfg.games * 2)
@@ -146,6 +158,7 @@ pub async fn run(cfg: LoadConfig, progress: Arc<Progress>) -> Result<LoadReport,
         deadline: start + cfg.duration,
         progress: Arc::clone(&progress),
         transport: cfg.transport,
+        think: cfg.think,
     });
     let started = Arc::new(AtomicU64::new(0));
     let mut tasks = Vec::new();
@@ -155,6 +168,10 @@ pub async fn run(cfg: LoadConfig, progress: Arc<Progress>) -> Result<LoadReport,
         tasks.push(tokio::spawn(async move {
             let mut rng = Rng(seed);
             let mut lat = Vec::new();
+            if !ctx.think.is_zero() {
+                let ms = ctx.think.as_millis() as u64;
+                tokio::time::sleep(Duration::from_millis(rng.next() % ms)).await;
+            }
             while Instant::now() < ctx.deadline {
                 started.fetch_add(1, Ordering::Relaxed);
                 if play_one(&ctx, &mut rng, &mut lat).await.is_err() {
@@ -183,6 +200,7 @@ pub async fn run(cfg: LoadConfig, progress: Arc<Progress>) -> Result<LoadReport,
     let moves = progress.moves.load(Ordering::Relaxed);
     Ok(LoadReport {
         concurrent_games: cfg.games,
+        think_ms: cfg.think.as_millis() as u64,
         games_started: started.load(Ordering::Relaxed),
         games_finished: progress.finished.load(Ordering::Relaxed),
         moves,
@@ -258,8 +276,17 @@ async fn play_http(
         .await?;
         lat.push(t0.elapsed());
         ctx.progress.moves.fetch_add(1, Ordering::Relaxed);
+        think(ctx).await;
     }
     Ok(())
+}
+
+/// Waits the think time, but not past the deadline.
+async fn think(ctx: &Ctx) {
+    if !ctx.think.is_zero() {
+        let left = ctx.deadline.saturating_duration_since(Instant::now());
+        tokio::time::sleep(ctx.think.min(left)).await;
+    }
 }
 
 async fn play_ws(
@@ -270,9 +297,14 @@ async fn play_ws(
     tokens: [&String; 2],
     game: &mut Value,
 ) -> Res<()> {
+    // Small buffers, as the server's: thousands of sockets are open at once.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0);
     let mut sockets = Vec::new();
     for t in tokens {
-        let (s, _) = tokio_tungstenite::connect_async(format!("{}/api/games/{id}/ws?token={t}", ctx.ws_base))
+        let url = format!("{}/api/games/{id}/ws?token={t}", ctx.ws_base);
+        let (s, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
             .await
             .map_err(|e| e.to_string())?;
         sockets.push(s);
@@ -281,32 +313,34 @@ async fn play_ws(
     for s in &mut sockets {
         next_game(s).await?;
     }
+    let mut plies = game["plies"].as_array().map_or(0, Vec::len);
     while game["result"].is_null() && Instant::now() < ctx.deadline {
         let mv = pick(rng, game).ok_or("no legal move in an unfinished game")?;
         let seat = usize::from(game["to_move"] != "B");
-        let plies = game["plies"].as_array().map_or(0, Vec::len);
         let t0 = Instant::now();
         let msg = serde_json::json!({ "type": "move", "move": mv }).to_string();
         sockets[seat].send(Message::Text(msg.into())).await.map_err(|e| e.to_string())?;
-        // Wait for the update that carries this move (the acknowledgement of a committed move).
+        // Wait for the delta that carries this move (the acknowledgement of a committed move);
+        // the deltas of the opponent's move, queued on this socket meanwhile, are passed over.
         loop {
-            let g = next_game(&mut sockets[seat]).await?;
-            if g["plies"].as_array().map_or(0, Vec::len) > plies {
-                *game = g;
+            let (g, n) = next_delta(&mut sockets[seat]).await?;
+            if n > plies {
+                (*game, plies) = (g, n);
                 break;
             }
         }
         lat.push(t0.elapsed());
         ctx.progress.moves.fetch_add(1, Ordering::Relaxed);
+        think(ctx).await;
     }
-    // The other socket's updates are drained by closing it.
+    // The other socket's deltas are drained by closing it.
     for mut s in sockets {
         let _ = s.close(None).await;
     }
     Ok(())
 }
 
-async fn next_game<S>(s: &mut S) -> Res<Value>
+async fn next_msg<S>(s: &mut S) -> Res<Value>
 where
     S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
 {
@@ -318,11 +352,43 @@ where
             .map_err(|e| e.to_string())?;
         if let Message::Text(t) = m {
             let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
-            match v["type"].as_str() {
-                Some("state" | "update") => return Ok(v["game"].clone()),
-                Some("error") => return Err(v["error"].to_string()),
-                _ => {}
+            if v["type"] == "error" {
+                return Err(v["error"].to_string());
             }
+            return Ok(v);
+        }
+    }
+}
+
+/// The next whole game (the hello on connect).
+async fn next_game<S>(s: &mut S) -> Res<Value>
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let mut v = next_msg(s).await?;
+        if matches!(v["type"].as_str(), Some("state" | "update")) {
+            return Ok(v["game"].take());
+        }
+    }
+}
+
+/// The game of the next change, and its number of plies: a delta carries every field but the
+/// plies whole, and the plies after its `from`; a whole game (after falling behind) all of them.
+async fn next_delta<S>(s: &mut S) -> Res<(Value, usize)>
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let mut v = next_msg(s).await?;
+        let new = v["game"]["plies"].as_array().map_or(0, Vec::len);
+        match v["type"].as_str() {
+            Some("delta") => {
+                let from = v["from"].as_u64().ok_or("a delta without from")? as usize;
+                return Ok((v["game"].take(), from + new));
+            }
+            Some("state" | "update") => return Ok((v["game"].take(), new)),
+            _ => {}
         }
     }
 }

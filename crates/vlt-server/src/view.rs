@@ -140,7 +140,21 @@ pub fn game_view(
     level: Option<u8>,
     seats: [SeatState; 2],
     game: &Game,
+    version: (u64, &str),
+) -> GameView {
+    game_view_since(id, mode, level, seats, game, version, 0)
+}
+
+/// Builds the view of `game` with only the plies after the first `from` (a socket's delta).
+#[must_use]
+pub fn game_view_since(
+    id: &str,
+    mode: Mode,
+    level: Option<u8>,
+    seats: [SeatState; 2],
+    game: &Game,
     (version, epoch): (u64, &str),
+    from: usize,
 ) -> GameView {
     let pos = game.position();
     let over = game.is_over();
@@ -149,6 +163,7 @@ pub fn game_view(
         .iter()
         .zip(&game.positions()[1..])
         .enumerate()
+        .skip(from)
         .map(|(i, (o, p))| PlyView::new(i + 1, o, *p))
         .collect();
     GameView {

@@ -39,10 +39,16 @@ pub(crate) async fn upgrade(
     let token = q.token.unwrap_or_default();
     let seat = hub.seat_of(&id, &token).await?;
     let max = hub.bounds.max_message;
+    // Small buffers: a socket carries small messages, and thousands may be open; a client that
+    // stops reading is cut off once a bounded backlog waits for it.
+    let ws = ws.read_buffer_size(8 * 1024).write_buffer_size(0).max_write_buffer_size(WRITE_BACKLOG);
     Ok(ws.max_message_size(max).max_frame_size(max).on_upgrade(move |socket| async move {
         run(socket, hub, live, id, token, seat).await;
     }))
 }
+
+/// The most bytes waiting to be sent to one socket before it is closed.
+const WRITE_BACKLOG: usize = 256 * 1024;
 
 fn text(v: serde_json::Value) -> Message {
     Message::Text(v.to_string().into())

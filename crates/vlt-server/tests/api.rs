@@ -142,6 +142,17 @@ async fn presence_of_the_players_reaches_every_socket() {
     assert_eq!(next_presence(&mut spectator).await, (true, false));
 }
 
+/// Applies a socket's delta to the game it knows: the plies after `from` are replaced by the
+/// delta's, every other field is taken whole.
+fn apply_delta(known: &mut Value, m: &Value) {
+    assert_eq!(m["base"], known["version"], "a delta from the version known: {m}");
+    let from = m["from"].as_u64().unwrap() as usize;
+    let mut plies = known["plies"].as_array().unwrap()[..from].to_vec();
+    plies.extend(m["game"]["plies"].as_array().unwrap().iter().cloned());
+    *known = m["game"].clone();
+    known["plies"] = Value::Array(plies);
+}
+
 fn plies(g: &Value) -> usize {
     g["plies"].as_array().unwrap().len()
 }
@@ -171,9 +182,12 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
     let mut wb = ws(&s, &id, &tb).await;
     let mut wa = ws(&s, &id, &ta).await;
     let mut spectator = ws(&s, &id, "").await;
-    assert_eq!(next_msg(&mut wb).await["you"], "B");
-    assert_eq!(next_msg(&mut wa).await["you"], "A");
-    assert!(next_msg(&mut spectator).await["you"].is_null());
+    let (hb, ha, hs) = (next_msg(&mut wb).await, next_msg(&mut wa).await, next_msg(&mut spectator).await);
+    assert_eq!(hb["you"], "B");
+    assert_eq!(ha["you"], "A");
+    assert!(hs["you"].is_null());
+    // What each socket knows of the game: the whole game on connect, then only what changed.
+    let mut known = [hb["game"].clone(), ha["game"].clone(), hs["game"].clone()];
 
     // B moves over HTTP, A over its WebSocket; both sockets and the spectator see every move.
     // The moves are a fixed pseudo-random choice among the legal ones, checked by the rules crate.
@@ -193,13 +207,17 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
             wa.send(Message::Text(json!({"type": "move", "move": mv}).to_string().into())).await.unwrap();
         }
         reference.play(mv.parse().unwrap()).unwrap();
-        for sock in [&mut wb, &mut wa, &mut spectator] {
-            let m = next_msg(sock).await;
-            assert_eq!(m["type"], "update", "{m}");
-            assert_eq!(plies(&m["game"]), before + 1);
-            assert_eq!(m["game"]["position"], reference.position().to_string());
-        }
         game = s.game(&id).await;
+        for (sock, known) in [&mut wb, &mut wa, &mut spectator].into_iter().zip(&mut known) {
+            let m = next_msg(sock).await;
+            // Only the new ply travels, and the game rebuilt from it is the whole game.
+            assert_eq!(m["type"], "delta", "{m}");
+            assert_eq!(plies(&m["game"]), 1, "{m}");
+            apply_delta(known, &m);
+            assert_eq!(plies(known), before + 1);
+            assert_eq!(known["position"], reference.position().to_string());
+            assert_eq!(*known, game);
+        }
         assert!(plies(&game) < 2000, "the game does not end");
     }
     let result = reference.result().unwrap();

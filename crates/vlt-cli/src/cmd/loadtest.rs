@@ -13,10 +13,10 @@ use vlt_server::loadtest::{LoadConfig, Progress, Transport};
 /// second and latency percentiles. Bounded in games and time; stops by itself; resigns the games it
 /// leaves unfinished.
 #[derive(clap::Args)]
-#[command(
-    after_help = "Example:\n  vlt serve --addr 127.0.0.1:8099 --db /tmp/load.db &\n  vlt loadtest --addr \
-                        127.0.0.1:8099 --games 100 --seconds 20 --via ws"
-)]
+#[command(after_help = "Example (the server's per-address caps would stop one machine's 1000 games):\n  \
+                  vlt serve --addr 127.0.0.1:8099 --db /tmp/load.db --games-per-minute 0 \
+                  --max-connections-per-address 5000 &\n  vlt loadtest --addr 127.0.0.1:8099 --games 1000 \
+                  --seconds 30 --via ws --think-ms 2000")]
 pub struct Args {
     /// The server (a loopback address).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -33,6 +33,9 @@ pub struct Args {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Each game waits this long between moves, as people do (0-60000; 0: flat out).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    think_ms: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -50,6 +53,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         duration: Duration::from_secs(a.seconds),
         transport,
         seed: a.seed,
+        think: Duration::from_millis(a.think_ms),
     };
     let progress = Arc::new(Progress::default());
     let bar = ProgressBar::new(a.seconds);
@@ -84,10 +88,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     } else {
         writeln!(
             std::io::stdout(),
-            "{} games at once over {}: {} moves in {:.1} s = {:.0} moves/s; latency p50 {:.2} ms, p99 {:.2} ms, \
+            "{} games at once over {} (think {} ms): {} moves in {:.1} s = {:.0} moves/s; latency p50 {:.2} ms, p99 {:.2} ms, \
              max {:.2} ms; {} games started, {} finished, {} errors",
             r.concurrent_games,
             a.via,
+            r.think_ms,
             r.moves,
             r.seconds,
             r.moves_per_second,
