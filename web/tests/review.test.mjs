@@ -108,6 +108,11 @@ test('the analysis board: values of every move, free play, set-up, paste and lin
     await page.locator(`[data-hole="${hole}"]`).click();
     await page.waitForTimeout(100);
   }
+  // A stone dragged from 1B to 2B and back.
+  await page.locator('[data-hole="1B"]').dragTo(page.locator('[data-hole="2B"]'));
+  await page.waitForFunction(() => document.querySelector('#an-n2').value === '1,1,0,0,0,0/0,0,1,0,0,0 B 0 0');
+  await page.locator('[data-hole="2B"]').dragTo(page.locator('[data-hole="1B"]'));
+  await page.waitForFunction(() => document.querySelector('#an-n2').value === '2,0,0,0,0,0/0,0,1,0,0,0 B 0 0');
   await page.locator('#an-tomove').selectOption('A');
   await page.waitForFunction(() => document.querySelector('#an-n2').value === '2,0,0,0,0,0/0,0,1,0,0,0 A 0 0');
   await page.locator('[data-mode="play"]').click();

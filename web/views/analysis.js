@@ -1,4 +1,5 @@
-// The analysis board: set up any position (click stones on or off, or paste a position string),
+// The analysis board: set up any position (click stones on or off, drag them between holes, or
+// paste a position string),
 // play moves freely, and see every legal move's value, the best line and, where the endgame
 // tables reach, the exact value with the moves to the end. The link names the position shown.
 import { api } from '../api.js';
@@ -49,6 +50,28 @@ export function viewAnalysis(encoded) {
 
   // The setup being edited: the start position's parts.
   const parts = () => parsePos(start);
+
+  // In set-up a stone can also be dragged from one hole to another.
+  for (const name of RING) {
+    const el = board.holes[name];
+    el.addEventListener('dragstart', (e) => {
+      if (mode !== 'setup') return e.preventDefault();
+      e.dataTransfer.setData('text/plain', name);
+    });
+    el.addEventListener('dragover', (e) => {
+      if (mode === 'setup') e.preventDefault();
+    });
+    el.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const from = e.dataTransfer.getData('text/plain');
+      const p = parts();
+      const i = RING.indexOf(from);
+      if (mode !== 'setup' || i < 0 || from === name || p.board[i] === 0) return;
+      p.board[i] -= 1;
+      p.board[RING.indexOf(name)] += 1;
+      setStart(toN2(p.board, p.caps, p.toMove));
+    });
+  }
 
   function pick(hole) {
     if (mode === 'setup') {
@@ -165,6 +188,7 @@ export function viewAnalysis(encoded) {
   function setMode(m) {
     mode = m;
     setupBox.hidden = m !== 'setup';
+    for (const name of RING) board.holes[name].draggable = m === 'setup';
     for (const b of document.querySelectorAll('.an-mode button'))
       b.setAttribute('aria-pressed', String(b.dataset.mode === m));
     if (m === 'setup' && moves.length && shown) {
