@@ -172,18 +172,6 @@ export function reviewPanel(id, v, { jump, board }) {
       ),
       h('p', {}, t('review.values', { played: signed(m.played_value), best: signed(m.best_value) })),
     ];
-    const before = m.ply === 1 ? v.start : v.plies[m.ply - 2].after;
-    parts.push(
-      h(
-        'p',
-        {},
-        h(
-          'a',
-          { id: 'review-analyse', class: 'button', href: `#/analyse/${encodeURIComponent(before)}` },
-          t('review.analyse'),
-        ),
-      ),
-    );
     if (m.loss > 0) {
       parts.push(h('p', {}, t('review.loss', { n: m.loss }), ' ', t('review.better', { move: m.best })));
       if (!better)
@@ -202,6 +190,18 @@ export function reviewPanel(id, v, { jump, board }) {
           ),
         );
     }
+    const before = m.ply === 1 ? v.start : v.plies[m.ply - 2].after;
+    parts.push(
+      h(
+        'p',
+        {},
+        h(
+          'a',
+          { id: 'review-analyse', class: 'button', href: `#/analyse/${encodeURIComponent(before)}` },
+          t('review.analyse'),
+        ),
+      ),
+    );
     return parts;
   }
 
