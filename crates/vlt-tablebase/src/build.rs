@@ -26,6 +26,10 @@
 //! Memory while building layer `n`: 3 bytes per entry of the layer (value, exit, move counter) and
 //! the lists of seeds and frontiers (4 bytes a listed entry); the smaller layers (1 byte an entry)
 //! are memory-mapped by [`build`], so their pages are page cache that the system can reclaim.
+//!
+//! The solve itself is in [`crate::retro`], written once for any number of processes over the
+//! communication seam [`crate::comm`]: [`build`] is [`build_with`] on one process; under MPI
+//! (feature `mpi`) each rank holds a range of every layer.
 
 use crate::checkpoint::{self, DirCheckpoints};
 use crate::comm::{Comm, SingleProcess, agree};
