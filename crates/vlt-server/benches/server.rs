@@ -48,6 +48,11 @@ fn bench(c: &mut Criterion) {
         created: 0,
         updated: 0,
         tags: "[]".into(),
+        player_b: None,
+        player_a: None,
+        rated: false,
+        clock: None,
+        aborted: false,
     };
     store.insert_game(&row, &[]).expect("insert");
     let mut ply = 0;

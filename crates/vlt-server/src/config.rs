@@ -19,6 +19,11 @@ pub struct Bounds {
     /// The game review's search time for each position, in milliseconds (the review runs in the
     /// background on its own thread; positions inside the tables take no search).
     pub review_ms: u64,
+    /// How long a clocked game waits for its first move before it is aborted, in milliseconds.
+    pub abort_ms: u64,
+    /// Whether the player cookie is marked `Secure` (sent over HTTPS only): on when the server is
+    /// reached through HTTPS.
+    pub secure_cookie: bool,
 }
 
 impl Default for Bounds {
@@ -30,6 +35,8 @@ impl Default for Bounds {
             engine_ms: 1500,
             engine_threads: 2,
             review_ms: 200,
+            abort_ms: 30_000,
+            secure_cookie: false,
         }
     }
 }

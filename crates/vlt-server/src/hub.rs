@@ -1,15 +1,19 @@
 //! The referee: live games in memory, backed by the store. Every change is validated with the rules
 //! crate (R3–R7), committed to SQLite, and only then applied in memory, answered and broadcast to
-//! the game's WebSocket watchers. Engine work goes to the [`EnginePool`].
+//! the game's WebSocket watchers. Engine work goes to the [`EnginePool`]; clocks, offers between
+//! players, the lobby and identities are in `timers`, `offers`, `lobby` and `players`.
 
+use crate::accounts::PlayerCard;
 use crate::cache::GameCache;
+use crate::clock::{Clock, now_ms};
 use crate::config::{ABANDONED_AFTER, Bounds};
 use crate::engine::{Advice, EnginePool};
 use crate::error::ApiError;
-use crate::kinds::{Forfeit, Mode, Side};
+use crate::identity::token_hash;
+use crate::kinds::{Forfeit, Mode, Side, StoredResult};
 use crate::live::{Live, LiveGame, rebuild};
-use crate::seat::{Seat, waiting_for_second};
-use crate::store::{GameRow, Store, now};
+use crate::seat::{Caller, Seat, waiting_for_second};
+use crate::store::{Extra, GameRow, Store, now};
 use crate::view::GameView;
 use crate::wire::{Imported, NewGame, Seated};
 use std::sync::Arc;
@@ -20,14 +24,15 @@ use vlt_engine::Level;
 /// The shared state of the server.
 #[derive(Debug)]
 pub struct Hub {
-    store: Arc<Store>,
-    games: GameCache,
+    pub(crate) store: Arc<Store>,
+    pub(crate) games: GameCache,
     engines: EnginePool,
     /// The endgame tables, if any (the analysis board's line to the end).
     tablebase: Option<Arc<vlt_tablebase::Tablebase>>,
     /// Game reviews, computed in the background and stored.
     reviews: crate::review::Reviewer,
     epoch: Arc<str>,
+    pub(crate) lobby: crate::lobby::Lobby,
     /// The bounds in force.
     pub bounds: Bounds,
 }
@@ -43,6 +48,16 @@ pub(crate) fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut buf = vec![0u8; bytes];
     getrandom::getrandom(&mut buf).map_err(|e| ApiError::Internal(format!("random: {e}")))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// What a new game's row says beyond its mode and position.
+pub(crate) struct Seating {
+    pub(crate) token_b: Option<String>,
+    pub(crate) token_a: Option<String>,
+    pub(crate) player_b: Option<String>,
+    pub(crate) player_a: Option<String>,
+    pub(crate) rated: bool,
+    pub(crate) clock: Option<Clock>,
 }
 
 impl Hub {
@@ -69,6 +84,7 @@ impl Hub {
             epoch: Arc::from(epoch),
             store,
             games: GameCache::default(),
+            lobby: crate::lobby::Lobby::default(),
             bounds,
         })
     }
@@ -100,6 +116,19 @@ impl Hub {
             .map_err(ApiError::from)
     }
 
+    /// The cards of `row`'s players, B then A.
+    pub(crate) async fn cards(&self, row: &GameRow) -> Result<[Option<PlayerCard>; 2], ApiError> {
+        let ids = [row.player_b.clone(), row.player_a.clone()];
+        self.db(move |s| {
+            let card = |id: &Option<String>| match id {
+                Some(id) => s.player(id).map(|p| p.map(|p| p.card())),
+                None => Ok(None),
+            };
+            Ok([card(&ids[0])?, card(&ids[1])?])
+        })
+        .await
+    }
+
     /// The live game `id`, loading it from the store when it is not in memory.
     ///
     /// # Errors
@@ -115,10 +144,13 @@ impl Hub {
         let (row, moves) =
             self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NotFound(id.into()))?;
         let game = rebuild(&row, &moves)?;
-        let live = Arc::new(Live::new(row, game, &self.epoch));
+        let cards = self.cards(&row).await?;
+        let live = Arc::new(Live::new(row, game, &self.epoch, cards, self.bounds.abort_ms));
         let live = self.games.insert(id, live);
-        // A computer game left with the computer to move (a restart while it thought) goes on.
+        // A computer game left with the computer to move (a restart while it thought) goes on,
+        // and a running clock runs on.
         self.spawn_computer(&live);
+        self.arm(&live, &mut *live.state.lock().await);
         Ok(live)
     }
 
@@ -132,21 +164,21 @@ impl Hub {
         Ok(g.view())
     }
 
-    /// The seat that `token` holds in game `id`, if any.
+    /// The seat that `caller` holds in game `id`, if any.
     ///
     /// # Errors
     /// [`ApiError::NotFound`].
-    pub async fn seat_of(self: &Arc<Self>, id: &str, token: &str) -> Result<Option<Seat>, ApiError> {
+    pub async fn seat_of(self: &Arc<Self>, id: &str, caller: &Caller) -> Result<Option<Seat>, ApiError> {
         let live = self.get(id).await?;
         let g = live.state.lock().await;
-        Ok(g.seat(token))
+        Ok(g.seat(caller))
     }
 
-    /// Creates a game.
+    /// Creates a game for `caller` (whose player, if known, takes the seat).
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] for a bad field, [`ApiError::Busy`] when too many games are open.
-    pub async fn create(self: &Arc<Self>, req: NewGame) -> Result<Seated, ApiError> {
+    pub async fn create(self: &Arc<Self>, req: NewGame, caller: &Caller) -> Result<Seated, ApiError> {
         let mode = req.mode.unwrap_or_default();
         let side = Player::from(req.side.unwrap_or(Side::B));
         let start = match &req.position {
@@ -169,33 +201,83 @@ impl Hub {
             }
             _ => None,
         };
-        let id = random_hex(6)?;
-        let token = random_hex(16)?;
-        let (token_b, token_a, seat) = match (mode, side) {
-            (Mode::Local, _) => (Some(token.clone()), Some(token.clone()), Seat::Both),
-            (_, Player::B) => (Some(token.clone()), None, Seat::One(Player::B)),
-            (_, Player::A) => (None, Some(token.clone()), Seat::One(Player::A)),
+        let clock = match req.clock {
+            Some(c) if mode == Mode::Online => Some(Clock::new(c.checked()?)),
+            Some(_) => return Err(ApiError::BadRequest("clock: only online games have clocks".into())),
+            None => None,
         };
+        let rated = req.rated.unwrap_or(false);
+        if rated && (mode != Mode::Online || caller.player.is_none() || req.position.is_some()) {
+            return Err(ApiError::BadRequest(
+                "rated: only online games from the start position between named players are rated".into(),
+            ));
+        }
+        let token = random_hex(16)?;
+        let hash = Some(token_hash(&token));
+        let me = caller.player_id().map(str::to_string);
+        let (seating, seat) = match (mode, side) {
+            (Mode::Local, _) => (
+                Seating {
+                    token_b: hash.clone(),
+                    token_a: hash,
+                    player_b: None,
+                    player_a: None,
+                    rated,
+                    clock,
+                },
+                Seat::Both,
+            ),
+            (_, Player::B) => (
+                Seating { token_b: hash, token_a: None, player_b: me, player_a: None, rated, clock },
+                Seat::One(Player::B),
+            ),
+            (_, Player::A) => (
+                Seating { token_b: None, token_a: hash, player_b: None, player_a: me, rated, clock },
+                Seat::One(Player::A),
+            ),
+        };
+        let row =
+            self.new_row(mode, start, level, (mode == Mode::Computer).then(|| side.other().into()), seating)?;
+        self.insert(row, Game::new(start), token, seat).await
+    }
+
+    /// A new game's row.
+    pub(crate) fn new_row(
+        &self,
+        mode: Mode,
+        start: Position,
+        level: Option<u8>,
+        computer: Option<Side>,
+        s: Seating,
+    ) -> Result<GameRow, ApiError> {
         let t = now();
-        let row = GameRow {
-            id: id.clone(),
+        let mut clock = s.clock;
+        if let Some(c) = clock.as_mut().filter(|_| s.player_b.is_some() && s.player_a.is_some()) {
+            c.seated(now_ms());
+        }
+        Ok(GameRow {
+            id: random_hex(6)?,
             mode,
             start: start.to_string(),
             level,
-            computer: (mode == Mode::Computer).then(|| side.other().into()),
-            token_b,
-            token_a,
+            computer,
+            token_b: s.token_b,
+            token_a: s.token_a,
             resigned: None,
             finished: false,
             result: None,
             created: t,
             updated: t,
             tags: "[]".into(),
-        };
-        self.insert(row, Game::new(start), token, seat).await
+            player_b: s.player_b,
+            player_a: s.player_a,
+            rated: s.rated,
+            clock,
+            aborted: false,
+        })
     }
 
-    async fn insert(
+    pub(crate) async fn insert(
         self: &Arc<Self>,
         row: GameRow,
         game: Game,
@@ -224,8 +306,13 @@ impl Hub {
         }
         let mut views = Vec::with_capacity(games.len());
         for (row, game) in games {
-            let live = Arc::new(Live::new(row, game, &self.epoch));
-            let view = live.state.lock().await.view();
+            let cards = self.cards(&row).await?;
+            let live = Arc::new(Live::new(row, game, &self.epoch, cards, self.bounds.abort_ms));
+            let view = {
+                let mut g = live.state.lock().await;
+                self.arm(&live, &mut g);
+                g.view()
+            };
             let live = self.games.insert(&view.id, live);
             self.spawn_computer(&live);
             views.push(view);
@@ -251,26 +338,23 @@ impl Hub {
             )));
         }
         let token = random_hex(16)?;
-        let t = now();
         let mut games = Vec::with_capacity(records.len());
+        let hash = Some(token_hash(&token));
         for rec in records {
             let game = rec.game;
-            let resigned = game.result().and_then(|r| Forfeit::of(r.termination));
-            let row = GameRow {
-                id: random_hex(6)?,
-                mode: Mode::Local,
-                start: game.start().to_string(),
-                level: None,
-                computer: None,
-                token_b: Some(token.clone()),
-                token_a: Some(token.clone()),
-                resigned,
-                finished: game.is_over(),
-                result: game.result().map(crate::kinds::StoredResult),
-                created: t,
-                updated: t,
-                tags: serde_json::to_string(&rec.tags).unwrap_or_else(|_| "[]".into()),
+            let seating = Seating {
+                token_b: hash.clone(),
+                token_a: hash.clone(),
+                player_b: None,
+                player_a: None,
+                rated: false,
+                clock: None,
             };
+            let mut row = self.new_row(Mode::Local, game.start(), None, None, seating)?;
+            row.resigned = game.result().and_then(|r| Forfeit::of(r.termination));
+            row.finished = game.is_over();
+            row.result = game.result().map(StoredResult);
+            row.tags = serde_json::to_string(&rec.tags).unwrap_or_else(|_| "[]".into());
             games.push((row, game));
         }
         let mut views = self.insert_all(games).await?;
@@ -279,52 +363,69 @@ impl Hub {
         Ok(Imported { seated: Seated { seat: Seat::Both, token, game: first }, games: ids })
     }
 
-    /// Takes the free seat of an online game (the invite link).
+    /// Takes the free seat of an online game (the invite link) for `caller`.
     ///
     /// # Errors
     /// [`ApiError::Conflict`] when no seat is free, [`ApiError::Forbidden`] for non-online games.
-    pub async fn join(self: &Arc<Self>, id: &str) -> Result<Seated, ApiError> {
+    pub async fn join(self: &Arc<Self>, id: &str, caller: &Caller) -> Result<Seated, ApiError> {
         let live = self.get(id).await?;
         let mut g = live.state.lock().await;
         if g.row.mode != Mode::Online {
             return Err(ApiError::Forbidden("only online games can be joined".into()));
         }
-        let seat = if g.row.token_b.is_none() {
+        let seat = if g.row.token_b.is_none() && g.row.player_b.is_none() {
             Player::B
-        } else if g.row.token_a.is_none() {
+        } else if g.row.token_a.is_none() && g.row.player_a.is_none() {
             Player::A
         } else {
             return Err(ApiError::Conflict("both seats are taken; you can watch this game".into()));
         };
+        let me = caller.player_id().map(str::to_string);
+        if me.is_some() && (g.row.player_b == me || g.row.player_a == me) {
+            return Err(ApiError::Conflict("you already sit in this game".into()));
+        }
+        if g.row.rated && me.is_none() {
+            return Err(ApiError::Forbidden("a rated game is joined by a player with a name".into()));
+        }
         let token = random_hex(16)?;
-        let (key, t) = (id.to_string(), token.clone());
-        let took = self.db(move |s| s.take_seat(&key, seat.into(), &t)).await?;
+        let mut clock = g.row.clock;
+        if let Some(c) = clock.as_mut() {
+            c.seated(now_ms());
+        }
+        let (key, hash, who) = (id.to_string(), token_hash(&token), me.clone());
+        let took = self.db(move |s| s.take_seat(&key, seat.into(), &hash, who.as_deref(), clock)).await?;
         if !took {
             return Err(ApiError::Conflict("the seat was just taken".into()));
         }
         match seat {
-            Player::B => g.row.token_b = Some(token.clone()),
-            Player::A => g.row.token_a = Some(token.clone()),
+            Player::B => (g.row.token_b, g.row.player_b) = (Some(token_hash(&token)), me),
+            Player::A => (g.row.token_a, g.row.player_a) = (Some(token_hash(&token)), me),
         }
+        g.row.clock = clock;
+        g.players = self.cards(&g.row).await?;
         g.version += 1;
+        self.arm(&live, &mut g);
         let view = g.view();
         live.broadcast(&g);
         Ok(Seated { seat: Seat::One(seat), token, game: view })
     }
 
-    fn seat_checked(g: &LiveGame, token: &str) -> Result<Seat, ApiError> {
-        g.seat(token).ok_or_else(|| ApiError::Forbidden("this token holds no seat in this game".into()))
+    pub(crate) fn seat_checked(g: &LiveGame, caller: &Caller) -> Result<Seat, ApiError> {
+        g.seat(caller).ok_or_else(|| ApiError::Forbidden("this token holds no seat in this game".into()))
     }
 
-    /// Plays `mv` for the seat `token` holds. Committed to the store before it returns.
+    /// Plays `mv` for the seat `caller` holds. Committed to the store before it returns.
     ///
     /// # Errors
-    /// [`ApiError::Forbidden`] (wrong token), [`ApiError::Conflict`] (out of turn, game over),
-    /// [`ApiError::BadRequest`] (not a move), [`ApiError::Illegal`] (R3, R5).
-    pub async fn play(self: &Arc<Self>, id: &str, token: &str, mv: &str) -> Result<GameView, ApiError> {
+    /// [`ApiError::Forbidden`] (wrong token), [`ApiError::Conflict`] (out of turn, game over, time
+    /// up), [`ApiError::BadRequest`] (not a move), [`ApiError::Illegal`] (R3, R5).
+    pub async fn play(self: &Arc<Self>, id: &str, caller: &Caller, mv: &str) -> Result<GameView, ApiError> {
         let live = self.get(id).await?;
         let mut g = live.state.lock().await;
-        let seat = Self::seat_checked(&g, token)?;
+        let seat = Self::seat_checked(&g, caller)?;
+        if g.row.aborted {
+            return Err(ApiError::Conflict("the game is over: it was aborted".into()));
+        }
         if let Some(r) = g.game.result() {
             return Err(ApiError::Conflict(format!("the game is over: {r}")));
         }
@@ -332,6 +433,11 @@ impl Hub {
             return Err(ApiError::Conflict(
                 "the other seat is still free: wait for your friend to join".into(),
             ));
+        }
+        // A clock that ran out before its timer fired still ends the game first.
+        if let Some(side) = g.row.clock.and_then(|c| c.flagged(now_ms())) {
+            self.end_by_forfeit(&live, &mut g, Forfeit { side, time: true }).await?;
+            return Err(ApiError::Conflict("the game is over: time ran out".into()));
         }
         let to_move = g.game.position().to_move();
         if g.computer() == Some(to_move) {
@@ -354,17 +460,74 @@ impl Hub {
         Ok(view)
     }
 
+    /// The ratings a game's end changes: its players, when it is rated.
+    pub(crate) fn rated_players(g: &LiveGame) -> Option<[String; 2]> {
+        if g.row.rated { g.both_players() } else { None }
+    }
+
     /// Validates `m` on a copy, commits it, then applies it in memory and tells the watchers.
-    async fn commit(&self, live: &Live, g: &mut LiveGame, m: Move) -> Result<(), ApiError> {
+    async fn commit(self: &Arc<Self>, live: &Arc<Live>, g: &mut LiveGame, m: Move) -> Result<(), ApiError> {
         let mut next = g.game.clone();
         next.play(m).map_err(|e| ApiError::Illegal(format!("{m}: {e}")))?;
         let ply = g.game.moves().len();
-        let (id, text, result) = (g.row.id.clone(), m.to_string(), next.result());
-        self.db(move |s| s.append_moves(&id, ply, &[text], result)).await?;
+        let result = next.result();
+        let mut clock = g.row.clock;
+        if let Some(c) = clock.as_mut() {
+            c.moved(m.player().into(), result.is_none().then(|| next.position().to_move().into()), now_ms());
+        }
+        let extra = Extra { clock, rated: result.and(Self::rated_players(g)) };
+        let (id, text) = (g.row.id.clone(), m.to_string());
+        self.db(move |s| s.append_moves_with(&id, ply, &[text], result, &extra)).await?;
         g.game = next;
         g.row.finished = result.is_some();
-        g.row.result = result.map(crate::kinds::StoredResult);
+        g.row.result = result.map(StoredResult);
+        g.row.clock = clock;
+        g.takeback = None;
+        if result.is_some() && g.row.rated {
+            g.players = self.cards(&g.row).await?;
+        }
         g.version += 1;
+        self.arm(live, g);
+        live.broadcast(g);
+        Ok(())
+    }
+
+    /// Ends the game by `forfeit` (a resignation, or a clock run out): stored with the ratings it
+    /// changes, then told to every watcher.
+    pub(crate) async fn end_by_forfeit(
+        self: &Arc<Self>,
+        live: &Arc<Live>,
+        g: &mut LiveGame,
+        forfeit: Forfeit,
+    ) -> Result<(), ApiError> {
+        let mut next = g.game.clone();
+        let p = Player::from(forfeit.side);
+        let r = if forfeit.time { next.lose_on_time(p) } else { next.resign(p) }
+            .map_err(|e| ApiError::Conflict(e.to_string()))?;
+        let mut clock = g.row.clock;
+        if let Some(c) = clock.as_mut() {
+            c.stop(now_ms());
+            if forfeit.time {
+                match forfeit.side {
+                    Side::B => c.b_ms = 0,
+                    Side::A => c.a_ms = 0,
+                }
+            }
+        }
+        let extra = Extra { clock, rated: Self::rated_players(g) };
+        let key = g.row.id.clone();
+        self.db(move |s| s.forfeit(&key, forfeit, r, &extra)).await?;
+        g.game = next;
+        g.row.resigned = Some(forfeit);
+        g.row.finished = true;
+        g.row.result = Some(StoredResult(r));
+        g.row.clock = clock;
+        g.takeback = None;
+        if g.row.rated {
+            g.players = self.cards(&g.row).await?;
+        }
+        g.version += 1;
+        self.arm(live, g);
         live.broadcast(g);
         Ok(())
     }
@@ -399,7 +562,7 @@ impl Hub {
     }
 
     fn advice_allowed(g: &LiveGame) -> Result<(), ApiError> {
-        if g.row.mode == Mode::Online && !g.game.is_over() {
+        if g.row.mode == Mode::Online && !g.over() {
             return Err(ApiError::Forbidden("no hints or analysis during an online game".into()));
         }
         Ok(())
@@ -419,66 +582,78 @@ impl Hub {
         self.engines.advise(game, movetime_ms).await
     }
 
-    /// Resigns for the seat `token` holds (in a two-on-one-screen game, the player to move).
+    /// Resigns for the seat `caller` holds (in a two-on-one-screen game, the player to move).
     ///
     /// # Errors
     /// [`ApiError::Forbidden`], [`ApiError::Conflict`] when the game is over.
-    pub async fn resign(self: &Arc<Self>, id: &str, token: &str) -> Result<GameView, ApiError> {
+    pub async fn resign(self: &Arc<Self>, id: &str, caller: &Caller) -> Result<GameView, ApiError> {
         let live = self.get(id).await?;
         let mut g = live.state.lock().await;
-        let seat = Self::seat_checked(&g, token)?;
+        let seat = Self::seat_checked(&g, caller)?;
+        if g.row.aborted {
+            return Err(ApiError::Conflict("the game is over: it was aborted".into()));
+        }
         let p = match seat {
             Seat::One(p) => p,
             Seat::Both => g.game.position().to_move(),
         };
-        let mut next = g.game.clone();
-        let r = next.resign(p).map_err(|e| ApiError::Conflict(e.to_string()))?;
-        let (key, forfeit) = (id.to_string(), Forfeit { side: p.into(), time: false });
-        self.db(move |s| s.forfeit(&key, forfeit, r)).await?;
-        g.game = next;
-        g.row.resigned = Some(forfeit);
-        g.row.finished = true;
-        g.row.result = Some(crate::kinds::StoredResult(r));
-        g.version += 1;
-        let view = g.view();
-        live.broadcast(&g);
-        Ok(view)
+        self.end_by_forfeit(&live, &mut g, Forfeit { side: p.into(), time: false }).await?;
+        Ok(g.view())
     }
 
     /// Takes back moves: against the computer, back to before your last move; on one screen, one
-    /// move. Not in online games, nor after a resignation.
+    /// move. Not in online games (there the opponent must agree: `takeback`), nor after a
+    /// resignation.
     ///
     /// # Errors
     /// [`ApiError::Forbidden`], [`ApiError::Conflict`] when there is nothing to undo.
-    pub async fn undo(self: &Arc<Self>, id: &str, token: &str) -> Result<GameView, ApiError> {
+    pub async fn undo(self: &Arc<Self>, id: &str, caller: &Caller) -> Result<GameView, ApiError> {
         let live = self.get(id).await?;
         let mut g = live.state.lock().await;
-        Self::seat_checked(&g, token)?;
+        Self::seat_checked(&g, caller)?;
         if g.row.mode == Mode::Online {
             return Err(ApiError::Forbidden("moves cannot be taken back in an online game".into()));
         }
         if g.row.resigned.is_some() {
             return Err(ApiError::Conflict("the game was resigned".into()));
         }
-        let mut next = g.game.clone();
         let human = g.computer().map(Player::other);
+        self.take_back(&live, &mut g, human).await?;
+        Ok(g.view())
+    }
+
+    /// Takes back moves up to and including the last one `by` made (any last move when `None`),
+    /// committed first; the clock, if any, then runs for the side to move.
+    pub(crate) async fn take_back(
+        self: &Arc<Self>,
+        live: &Arc<Live>,
+        g: &mut LiveGame,
+        by: Option<Player>,
+    ) -> Result<(), ApiError> {
+        let mut next = g.game.clone();
         loop {
             let Some(m) = next.undo() else {
                 return Err(ApiError::Conflict("there is no move of yours to take back".into()));
             };
-            if human.is_none_or(|h| m.player() == h) {
+            if by.is_none_or(|h| m.player() == h) {
                 break;
             }
         }
-        let (key, len) = (id.to_string(), next.moves().len());
-        self.db(move |s| s.truncate_moves(&key, len)).await?;
+        let mut clock = g.row.clock;
+        if let Some(c) = clock.as_mut() {
+            c.switch(next.position().to_move().into(), now_ms());
+        }
+        let (key, len) = (g.row.id.clone(), next.moves().len());
+        self.db(move |s| s.truncate_moves(&key, len, clock)).await?;
         g.game = next;
         g.row.finished = false;
         g.row.result = None;
+        g.row.clock = clock;
+        g.takeback = None;
         g.version += 1;
-        let view = g.view();
-        live.broadcast(&g);
-        Ok(view)
+        self.arm(live, g);
+        live.broadcast(g);
+        Ok(())
     }
 
     /// The game's record (tags, moves and result), as `vlt replay` reads it.
@@ -500,6 +675,11 @@ impl Hub {
         rec.set_tag("Mode", g.row.mode.as_str());
         if let (Some(c), Some(l)) = (g.computer(), g.row.level) {
             rec.set_tag(if c == Player::B { "B" } else { "A" }, &format!("computer level {l}"));
+        }
+        for (side, card) in [("B", &g.players[0]), ("A", &g.players[1])] {
+            if let Some(c) = card {
+                rec.set_tag(side, &c.name);
+            }
         }
         Ok(rec.to_string())
     }

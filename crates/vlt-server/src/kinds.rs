@@ -130,6 +130,8 @@ pub enum End {
     Resignation,
     /// A player's clock ran out.
     Time,
+    /// Nobody made the first move in time: the game ended without a result.
+    Aborted,
     /// A way of ending that this build of the server has no key for.
     Other,
 }

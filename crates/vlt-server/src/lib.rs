@@ -16,24 +16,33 @@
 //! # Ok(()) }
 //! ```
 
+pub mod accounts;
 mod assets;
 mod board;
 pub mod cache;
+pub mod clock;
 pub mod config;
 pub mod edge;
 pub mod engine;
 pub mod error;
 pub mod hub;
+pub mod identity;
 pub mod kinds;
 pub mod listen;
 pub mod live;
 pub mod loadtest;
+pub mod lobby;
+mod migrations;
+mod offers;
+pub mod players;
 pub mod public;
 pub mod ratelimit;
 pub mod review;
 mod routes;
+mod routes_players;
 pub mod seat;
 pub mod store;
+mod timers;
 pub mod view;
 pub mod wire;
 mod ws;
@@ -79,6 +88,19 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
         .route("/api/games/{id}/review", get(review::routes::get).post(review::routes::start))
         .route("/api/analyse", post(board::analyse))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/games/{id}/takeback", post(routes_players::takeback))
+        .route("/api/games/{id}/takeback/decline", post(routes_players::decline_takeback))
+        .route("/api/games/{id}/rematch", post(routes_players::rematch))
+        .route("/api/me", get(routes_players::me).post(routes_players::set_name))
+        .route("/api/me/password", post(routes_players::set_password))
+        .route("/api/login", post(routes_players::login))
+        .route("/api/logout", post(routes_players::logout))
+        .route("/api/players/{id}", get(routes_players::player))
+        .route("/api/leaderboard", get(routes_players::leaderboard))
+        .route("/api/lobby", get(routes_players::lobby))
+        .route("/api/seeks", post(routes_players::create_seek))
+        .route("/api/seeks/{id}", axum::routing::delete(routes_players::cancel_seek))
+        .route("/api/seeks/{id}/accept", post(routes_players::accept_seek))
         .fallback(routes::not_found)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(hub);
@@ -92,6 +114,8 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
 /// # Errors
 /// When the listener fails.
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, edge: &Edge) -> std::io::Result<()> {
+    // Clocks that were running when the server stopped run on (and may have run out meanwhile).
+    hub.resume_clocks().await.map_err(std::io::Error::other)?;
     listen::serve_until(listener, router_with(hub, edge), edge, stop_signal()).await
 }
 

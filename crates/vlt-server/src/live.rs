@@ -1,10 +1,13 @@
 //! A game in memory: its stored row, the rules' view of it, its change counter, and the channel
 //! its watchers listen on (with who of the players is connected).
 
+use crate::accounts::PlayerCard;
+use crate::clock::now_ms;
 use crate::error::ApiError;
-use crate::seat::{Seat, seat_of, seat_states};
+use crate::kinds::{End, Side};
+use crate::seat::{Caller, Seat, seat_of, seat_states};
 use crate::store::GameRow;
-use crate::view::{GameView, game_view_since};
+use crate::view::{GameView, Players, Rematch, ResultView, game_view_since};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 use vlt_core::{Game, Move, Player, Position};
@@ -16,6 +19,16 @@ pub struct LiveGame {
     pub(crate) game: Game,
     pub(crate) version: u64,
     epoch: Arc<str>,
+    /// The players' cards, B then A (names and ratings as last read).
+    pub(crate) players: [Option<PlayerCard>; 2],
+    /// The side asking to take back its last move.
+    pub(crate) takeback: Option<Side>,
+    /// The rematch offered or agreed.
+    pub(crate) rematch: Rematch,
+    /// The timer that ends the game when a clock runs out or the first move does not come.
+    pub(crate) timer: Option<tokio::task::AbortHandle>,
+    /// How long the first move is awaited, in milliseconds.
+    pub(crate) abort_ms: u64,
 }
 
 impl LiveGame {
@@ -28,7 +41,7 @@ impl LiveGame {
     /// The game as the page draws it, with only the plies after the first `from`.
     #[must_use]
     pub fn view_since(&self, from: usize) -> GameView {
-        game_view_since(
+        let mut v = game_view_since(
             &self.row.id,
             self.row.mode,
             self.row.level,
@@ -36,13 +49,41 @@ impl LiveGame {
             &self.game,
             (self.version, &self.epoch),
             from,
-        )
+        );
+        if self.row.aborted {
+            v.legal.clear();
+            v.result = Some(ResultView {
+                winner: None,
+                termination: End::Aborted,
+                resigned: None,
+                score_b: v.captured_b,
+                score_a: v.captured_a,
+            });
+        }
+        v.players = Players { b: self.players[0].clone(), a: self.players[1].clone() };
+        v.rated = self.row.rated;
+        v.clock = self.row.clock.map(|c| c.view(now_ms(), self.abort_ms));
+        v.takeback = self.takeback;
+        v.rematch = self.rematch.clone();
+        v
     }
 
-    /// The seat `token` holds.
+    /// Whether the game is over: by the rules, a forfeit, or an abort.
     #[must_use]
-    pub fn seat(&self, token: &str) -> Option<Seat> {
-        seat_of(&self.row, token)
+    pub fn over(&self) -> bool {
+        self.game.is_over() || self.row.aborted
+    }
+
+    /// The seat `caller` holds.
+    #[must_use]
+    pub fn seat(&self, caller: &Caller) -> Option<Seat> {
+        seat_of(&self.row, caller)
+    }
+
+    /// The player ids of both seats, when both are known.
+    #[must_use]
+    pub fn both_players(&self) -> Option<[String; 2]> {
+        Some([self.row.player_b.clone()?, self.row.player_a.clone()?])
     }
 
     /// The seat the computer plays, if any.
@@ -73,10 +114,26 @@ pub struct Live {
 impl Live {
     /// A game now in memory, as `row` and `game` say, at version 0 of this run.
     #[must_use]
-    pub fn new(row: GameRow, game: Game, epoch: &Arc<str>) -> Live {
+    pub fn new(
+        row: GameRow,
+        game: Game,
+        epoch: &Arc<str>,
+        players: [Option<PlayerCard>; 2],
+        abort_ms: u64,
+    ) -> Live {
         let plies = game.moves().len();
         Live {
-            state: tokio::sync::Mutex::new(LiveGame { row, game, version: 0, epoch: Arc::clone(epoch) }),
+            state: tokio::sync::Mutex::new(LiveGame {
+                row,
+                game,
+                version: 0,
+                epoch: Arc::clone(epoch),
+                players,
+                takeback: None,
+                rematch: Rematch::default(),
+                timer: None,
+                abort_ms,
+            }),
             tx: broadcast::channel(64).0,
             present: std::sync::Mutex::new([0; 2]),
             plies_sent: std::sync::atomic::AtomicUsize::new(plies),

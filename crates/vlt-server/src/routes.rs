@@ -3,13 +3,15 @@
 
 use crate::error::ApiError;
 use crate::hub::Hub;
+use crate::identity::cookie_token;
+use crate::seat::Caller;
 use crate::view::PlyView;
 use crate::wire::NewGame;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::header;
+use axum::http::{HeaderMap, header};
 use axum::response::IntoResponse;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -19,6 +21,11 @@ use vlt_core::{Move, Position};
 pub(crate) type Hs = State<Arc<Hub>>;
 /// A request body, or why it could not be read (too large, cut off).
 pub(crate) type Body = Result<Bytes, BytesRejection>;
+
+/// Who is asking: the seat token of the body (if any) and the player of the cookie.
+pub(crate) async fn caller(hub: &Hub, headers: &HeaderMap, token: &str) -> Result<Caller, ApiError> {
+    hub.caller(cookie_token(headers), token).await
+}
 
 /// Parses a JSON body, refusing oversized ones and naming what is wrong in malformed ones.
 pub(crate) fn body<T: DeserializeOwned>(hub: &Hub, bytes: &Body) -> Result<T, ApiError> {
@@ -48,15 +55,18 @@ fn timed_out(e: &BytesRejection) -> bool {
     false
 }
 
-#[derive(serde::Deserialize)]
+/// A body naming the seat by its token; without one, the cookie's player acts.
+#[derive(serde::Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct TokenBody {
-    token: String,
+pub(crate) struct TokenBody {
+    #[serde(default)]
+    pub(crate) token: String,
 }
 
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
+    #[serde(default)]
     token: String,
     #[serde(rename = "move")]
     mv: String,
@@ -68,54 +78,77 @@ struct ImportBody {
     record: String,
 }
 
-pub(crate) async fn create(State(hub): Hs, bytes: Body) -> Result<impl IntoResponse, ApiError> {
+/// A token body, where an empty body is no token.
+pub(crate) fn token_body(hub: &Hub, bytes: &Body) -> Result<TokenBody, ApiError> {
+    if bytes.as_ref().is_ok_and(Bytes::is_empty) { Ok(TokenBody::default()) } else { body(hub, bytes) }
+}
+
+pub(crate) async fn create(
+    State(hub): Hs,
+    headers: HeaderMap,
+    bytes: Body,
+) -> Result<impl IntoResponse, ApiError> {
     let req: NewGame =
         if bytes.as_ref().is_ok_and(Bytes::is_empty) { NewGame::default() } else { body(&hub, &bytes)? };
-    Ok((axum::http::StatusCode::CREATED, Json(hub.create(req).await?)))
+    let who = caller(&hub, &headers, "").await?;
+    Ok((axum::http::StatusCode::CREATED, Json(hub.create(req, &who).await?)))
 }
 
 pub(crate) async fn get_game(State(hub): Hs, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
     Ok(Json(hub.view(&id).await?))
 }
 
-pub(crate) async fn join(State(hub): Hs, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
-    Ok(Json(hub.join(&id).await?))
+pub(crate) async fn join(
+    State(hub): Hs,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<impl IntoResponse, ApiError> {
+    let who = caller(&hub, &headers, "").await?;
+    Ok(Json(hub.join(&id, &who).await?))
 }
 
 pub(crate) async fn play(
     State(hub): Hs,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
     let b: MoveBody = body(&hub, &bytes)?;
-    Ok(Json(hub.play(&id, &b.token, &b.mv).await?))
+    let who = caller(&hub, &headers, &b.token).await?;
+    Ok(Json(hub.play(&id, &who, &b.mv).await?))
 }
 
 pub(crate) async fn resign(
     State(hub): Hs,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b: TokenBody = body(&hub, &bytes)?;
-    Ok(Json(hub.resign(&id, &b.token).await?))
+    let b = token_body(&hub, &bytes)?;
+    let who = caller(&hub, &headers, &b.token).await?;
+    Ok(Json(hub.resign(&id, &who).await?))
 }
 
 pub(crate) async fn undo(
     State(hub): Hs,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b: TokenBody = body(&hub, &bytes)?;
-    Ok(Json(hub.undo(&id, &b.token).await?))
+    let b = token_body(&hub, &bytes)?;
+    let who = caller(&hub, &headers, &b.token).await?;
+    Ok(Json(hub.undo(&id, &who).await?))
 }
 
 pub(crate) async fn hint(
     State(hub): Hs,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b: TokenBody = body(&hub, &bytes)?;
-    if hub.seat_of(&id, &b.token).await?.is_none() {
+    let b = token_body(&hub, &bytes)?;
+    let who = caller(&hub, &headers, &b.token).await?;
+    if hub.seat_of(&id, &who).await?.is_none() {
         return Err(ApiError::Forbidden("this token holds no seat in this game".into()));
     }
     Ok(Json(hub.advise(&id, 300).await?))

@@ -3,6 +3,7 @@
 //! moment loses no acknowledged move. The schema is versioned by `PRAGMA user_version` and migrated
 //! forward on open, one numbered step at a time.
 
+use crate::clock::Clock;
 use crate::kinds::{Forfeit, Mode, Side, StoredResult};
 use crate::view::ResultView;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -10,45 +11,8 @@ use std::path::Path;
 use std::sync::{Mutex, MutexGuard, mpsc};
 use vlt_core::GameResult;
 
-/// Schema migrations, in order: migration `i` brings the schema from version `i` to `i + 1`.
-/// Never edit a released step; append a new one.
-const MIGRATIONS: &[&str] = &[
-    // 1: games and moves.
-    "CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        mode TEXT NOT NULL,
-        start TEXT NOT NULL,
-        level INTEGER,
-        computer TEXT,
-        token_b TEXT,
-        token_a TEXT,
-        resigned TEXT,
-        finished INTEGER NOT NULL DEFAULT 0,
-        result TEXT,
-        created INTEGER NOT NULL,
-        updated INTEGER NOT NULL
-    );
-    CREATE TABLE moves (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        ply INTEGER NOT NULL,
-        mv TEXT NOT NULL,
-        PRIMARY KEY (game_id, ply)
-    );",
-    // 2: the archive lists finished games, newest first.
-    "CREATE INDEX games_finished ON games (finished, updated);",
-    // 3: free-form record tags (JSON array of [name, value]) kept from imports.
-    "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';",
-    // 4: stored game reviews (review/store.rs): the moves reviewed and the review as JSON.
-    "CREATE TABLE reviews (
-        game_id TEXT PRIMARY KEY REFERENCES games(id),
-        moves TEXT NOT NULL,
-        body TEXT NOT NULL,
-        created INTEGER NOT NULL
-    );",
-];
-
-/// The schema version this build writes.
-pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+pub use crate::migrations::SCHEMA_VERSION;
+use crate::migrations::migrate;
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -83,10 +47,20 @@ pub struct GameRow {
     pub level: Option<u8>,
     /// The computer's seat (computer games).
     pub computer: Option<Side>,
-    /// The token holding seat B, if taken.
+    /// The hash of the token holding seat B, if taken by token.
     pub token_b: Option<String>,
-    /// The token holding seat A, if taken.
+    /// The hash of the token holding seat A, if taken by token.
     pub token_a: Option<String>,
+    /// The player sitting at B, if known.
+    pub player_b: Option<String>,
+    /// The player sitting at A, if known.
+    pub player_a: Option<String>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The clock, for a game with a time control.
+    pub clock: Option<Clock>,
+    /// Whether the game was aborted (no first move in time): over, without a result.
+    pub aborted: bool,
     /// The seat that resigned or ran out of time, if any.
     pub resigned: Option<Forfeit>,
     /// Whether the game has ended.
@@ -114,6 +88,15 @@ pub struct Summary {
     pub moves: i64,
     /// Last change, seconds since the Unix epoch.
     pub updated: i64,
+}
+
+/// What a move or an ending writes besides the moves and result.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    /// The clock after the change.
+    pub clock: Option<Clock>,
+    /// For a rated game: its players, B then A, whose ratings the result changes.
+    pub rated: Option<[String; 2]>,
 }
 
 /// A write waiting for its turn: runs inside the batch's transaction and answers with the number
@@ -176,6 +159,20 @@ fn run_batch(conn: &Connection, batch: Vec<Pending>) {
     }
 }
 
+/// Creates the database file readable and writable by its owner only (it holds password hashes),
+/// or makes an existing one so. SQLite gives its journal files the same permissions.
+fn owner_only(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
@@ -187,6 +184,7 @@ impl Store {
     /// # Errors
     /// [`StoreError`] when the file cannot be opened, is not a database, or is from a newer build.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        owner_only(path).map_err(|e| StoreError::Commit(format!("{}: {e}", path.display())))?;
         let conn = Connection::open(path)?;
         Store::init(conn)
     }
@@ -206,16 +204,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let version: usize = conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))? as usize;
-        if version > SCHEMA_VERSION {
-            return Err(StoreError::TooNew { found: version, supported: SCHEMA_VERSION });
-        }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
-            let tx = conn.transaction()?;
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-            tx.commit()?;
-        }
+        migrate(&mut conn)?;
         Ok(Store { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()) })
     }
 
@@ -292,11 +281,12 @@ impl Store {
             for (g, moves) in &games {
                 tx.execute(
                     "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
-                                    result, created, updated, tags)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                    result, created, updated, tags, player_b, player_a, rated, clock, aborted)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
                     params![
                         g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
-                        g.result, g.created, g.updated, g.tags
+                        g.result, g.created, g.updated, g.tags, g.player_b, g.player_a, g.rated, g.clock,
+                        g.aborted
                     ],
                 )?;
                 for (i, m) in moves.iter().enumerate() {
@@ -322,7 +312,23 @@ impl Store {
         moves: &[String],
         result: Option<GameResult>,
     ) -> Result<(), StoreError> {
-        let (id, moves, result) = (id.to_string(), moves.to_vec(), result.map(StoredResult));
+        self.append_moves_with(id, first, moves, result, &Extra::default())
+    }
+
+    /// [`Store::append_moves`], also writing the clock and, when the game ends rated, both
+    /// players' new ratings, in the same transaction.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn append_moves_with(
+        &self,
+        id: &str,
+        first: usize,
+        moves: &[String],
+        result: Option<GameResult>,
+        extra: &Extra,
+    ) -> Result<(), StoreError> {
+        let (id, moves, extra) = (id.to_string(), moves.to_vec(), extra.clone());
         self.write(move |tx| {
             for (i, m) in moves.iter().enumerate() {
                 tx.execute(
@@ -330,10 +336,14 @@ impl Store {
                     params![id, (first + i) as i64, m],
                 )?;
             }
-            tx.execute(
-                "UPDATE games SET finished = ?2, result = ?3, updated = ?4 WHERE id = ?1",
-                params![id, result.is_some(), result, now()],
-            )
+            let n = tx.execute(
+                "UPDATE games SET finished = ?2, result = ?3, updated = ?4, clock = ?5 WHERE id = ?1",
+                params![id, result.is_some(), result.map(StoredResult), now(), extra.clock],
+            )?;
+            if let (Some(r), Some(players)) = (result, &extra.rated) {
+                crate::accounts::rate(tx, &id, players, r)?;
+            }
+            Ok(n)
         })?;
         Ok(())
     }
@@ -342,13 +352,13 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
-    pub fn truncate_moves(&self, id: &str, len: usize) -> Result<(), StoreError> {
+    pub fn truncate_moves(&self, id: &str, len: usize, clock: Option<Clock>) -> Result<(), StoreError> {
         let id = id.to_string();
         self.write(move |tx| {
             tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2", params![id, len as i64])?;
             tx.execute(
-                "UPDATE games SET finished = 0, result = NULL, updated = ?2 WHERE id = ?1",
-                params![id, now()],
+                "UPDATE games SET finished = 0, result = NULL, updated = ?2, clock = ?3 WHERE id = ?1",
+                params![id, now(), clock],
             )
         })?;
         Ok(())
@@ -359,29 +369,75 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
-    pub fn take_seat(&self, id: &str, seat: Side, token: &str) -> Result<bool, StoreError> {
+    pub fn take_seat(
+        &self,
+        id: &str,
+        seat: Side,
+        token_hash: &str,
+        player: Option<&str>,
+        clock: Option<Clock>,
+    ) -> Result<bool, StoreError> {
         let sql = if seat == Side::B {
-            "UPDATE games SET token_b = ?2, updated = ?3 WHERE id = ?1 AND token_b IS NULL"
+            "UPDATE games SET token_b = ?2, player_b = ?4, clock = ?5, updated = ?3
+             WHERE id = ?1 AND token_b IS NULL AND player_b IS NULL"
         } else {
-            "UPDATE games SET token_a = ?2, updated = ?3 WHERE id = ?1 AND token_a IS NULL"
+            "UPDATE games SET token_a = ?2, player_a = ?4, clock = ?5, updated = ?3
+             WHERE id = ?1 AND token_a IS NULL AND player_a IS NULL"
         };
-        let (id, token) = (id.to_string(), token.to_string());
-        Ok(self.write(move |c| c.execute(sql, params![id, token, now()]))? == 1)
+        let (id, token, player) = (id.to_string(), token_hash.to_string(), player.map(str::to_string));
+        Ok(self.write(move |c| c.execute(sql, params![id, token, now(), player, clock]))? == 1)
     }
 
     /// Records a resignation or a loss on time, and the result.
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
-    pub fn forfeit(&self, id: &str, forfeit: Forfeit, result: GameResult) -> Result<(), StoreError> {
+    pub fn forfeit(
+        &self,
+        id: &str,
+        forfeit: Forfeit,
+        result: GameResult,
+        extra: &Extra,
+    ) -> Result<(), StoreError> {
+        let (id, extra) = (id.to_string(), extra.clone());
+        self.write(move |c| {
+            let n = c.execute(
+                "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4, clock = ?5 WHERE id = ?1",
+                params![id, forfeit, StoredResult(result), now(), extra.clock],
+            )?;
+            if let Some(players) = &extra.rated {
+                crate::accounts::rate(c, &id, players, result)?;
+            }
+            Ok(n)
+        })?;
+        Ok(())
+    }
+
+    /// Ends a game without a result: nobody made the first move in time.
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn abort(&self, id: &str, clock: Option<Clock>) -> Result<(), StoreError> {
         let id = id.to_string();
         self.write(move |c| {
             c.execute(
-                "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4 WHERE id = ?1",
-                params![id, forfeit, StoredResult(result), now()],
+                "UPDATE games SET aborted = 1, finished = 1, updated = ?2, clock = ?3 WHERE id = ?1",
+                params![id, now(), clock],
             )
         })?;
         Ok(())
+    }
+
+    /// Unfinished games with a clock (their timers are armed again after a restart).
+    ///
+    /// # Errors
+    /// [`StoreError`] if SQLite fails.
+    pub fn clocked_unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare_cached("SELECT id FROM games WHERE finished = 0 AND clock IS NOT NULL")?;
+        let ids = stmt.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
     }
 
     /// A game's row and its moves in order, or `None` when there is no such game.
@@ -393,7 +449,8 @@ impl Store {
         let row = conn
             .query_row(
                 "SELECT id, mode, start, level, computer, token_b, token_a, resigned, finished, result,
-                        created, updated, tags FROM games WHERE id = ?1",
+                        created, updated, tags, player_b, player_a, rated, clock, aborted
+                 FROM games WHERE id = ?1",
                 [id],
                 |r| {
                     Ok(GameRow {
@@ -410,6 +467,11 @@ impl Store {
                         created: r.get(10)?,
                         updated: r.get(11)?,
                         tags: r.get(12)?,
+                        player_b: r.get(13)?,
+                        player_a: r.get(14)?,
+                        rated: r.get(15)?,
+                        clock: r.get(16)?,
+                        aborted: r.get(17)?,
                     })
                 },
             )
@@ -486,6 +548,11 @@ mod tests {
             created: 1,
             updated: 1,
             tags: "[]".into(),
+            player_b: None,
+            player_a: None,
+            rated: false,
+            clock: None,
+            aborted: false,
         }
     }
 
@@ -495,6 +562,12 @@ mod tests {
         let path = dir.path().join("v.db");
         let s = Store::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "the database is its owner's only: {mode:o}");
+        }
         s.insert_game(&row("g1"), &["1B".into()]).unwrap();
         drop(s);
         let s = Store::open(&path).unwrap();
@@ -510,17 +583,21 @@ mod tests {
         {
             // A file at version 1, as the first release wrote it.
             let c = Connection::open(&path).unwrap();
-            c.execute_batch(MIGRATIONS[0]).unwrap();
+            c.execute_batch(crate::migrations::MIGRATIONS[0]).unwrap();
             c.pragma_update(None, "user_version", 1).unwrap();
             c.execute(
-                "INSERT INTO games (id, mode, start, created, updated) VALUES ('old', 'local', 'x', 0, 0)",
+                "INSERT INTO games (id, mode, start, token_b, created, updated)
+                 VALUES ('old', 'local', 'x', 'plaintoken', 0, 0)",
                 [],
             )
             .unwrap();
         }
         let s = Store::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
-        assert_eq!(s.load("old").unwrap().unwrap().0.tags, "[]");
+        let old = s.load("old").unwrap().unwrap().0;
+        assert_eq!(old.tags, "[]");
+        assert_eq!(old.token_b, Some(crate::identity::token_hash("plaintoken")), "seat tokens are hashed");
+        assert_eq!(old.token_a, None);
     }
 
     #[test]
@@ -535,14 +612,14 @@ mod tests {
     fn a_seat_is_taken_once_and_moves_append_and_truncate() {
         let s = Store::in_memory().unwrap();
         s.insert_game(&row("g"), &[]).unwrap();
-        assert!(s.take_seat("g", Side::A, "t1").unwrap());
-        assert!(!s.take_seat("g", Side::A, "t2").unwrap());
-        assert!(!s.take_seat("g", Side::B, "t3").unwrap());
+        assert!(s.take_seat("g", Side::A, "t1", None, None).unwrap());
+        assert!(!s.take_seat("g", Side::A, "t2", None, None).unwrap());
+        assert!(!s.take_seat("g", Side::B, "t3", None, None).unwrap());
         s.append_moves("g", 0, &["1B".into(), "2A".into()], None).unwrap();
         // The same ply twice is refused by the primary key, so a race cannot fork a game.
         assert!(s.append_moves("g", 1, &["3A".into()], None).is_err());
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B", "2A"]);
-        s.truncate_moves("g", 1).unwrap();
+        s.truncate_moves("g", 1, None).unwrap();
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B"]);
         assert_eq!(s.open_games().unwrap(), 1);
         // The game was last changed just now, so it counts; one changed before it would not.
@@ -553,7 +630,7 @@ mod tests {
             score: vlt_core::ByPlayer::new(0, 0),
             termination: vlt_core::Termination::Resignation(vlt_core::Player::B),
         };
-        s.forfeit("g", Forfeit { side: Side::B, time: false }, won).unwrap();
+        s.forfeit("g", Forfeit { side: Side::B, time: false }, won, &Extra::default()).unwrap();
         assert_eq!(s.load("g").unwrap().unwrap().0.result, Some(StoredResult(won)));
         assert_eq!(s.open_games().unwrap(), 0);
         assert_eq!(s.finished(10, 0).unwrap()[0].id, "g");

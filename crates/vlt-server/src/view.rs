@@ -1,6 +1,8 @@
 //! The JSON shapes the API sends: a game as the page draws it, and each move as the page animates
 //! it. Documented in `docs/api.md`.
 
+use crate::accounts::PlayerCard;
+use crate::clock::ClockView;
 use crate::kinds::{End, Mode, Side};
 use serde::Serialize;
 use vlt_core::{Game, GameResult, Hole, MoveOutcome, Player, Position, Termination};
@@ -93,7 +95,7 @@ pub enum SeatState {
 
 /// A game as the page draws it. Holes are in ring order (R1): `board[0..6]` = 1B..6B,
 /// `board[6..12]` = 1A..6A.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GameView {
     /// The game's id.
     pub id: String,
@@ -130,6 +132,36 @@ pub struct GameView {
     pub version: u64,
     /// Random per server run: versions of different runs do not compare.
     pub epoch: String,
+    /// The players seated, B then A, when known by name.
+    pub players: Players,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The clock, for a game with a time control.
+    pub clock: Option<ClockView>,
+    /// The side asking to take back its last move, if any.
+    pub takeback: Option<Side>,
+    /// The rematch: who offered it, and the new game once both agreed.
+    pub rematch: Rematch,
+}
+
+/// The players of a game by side.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct Players {
+    /// Seat B's player.
+    #[serde(rename = "B")]
+    pub b: Option<PlayerCard>,
+    /// Seat A's player.
+    #[serde(rename = "A")]
+    pub a: Option<PlayerCard>,
+}
+
+/// A rematch's state.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, Default)]
+pub struct Rematch {
+    /// The side that offered one.
+    pub offered_by: Option<Side>,
+    /// The new game, colours swapped, once both agreed.
+    pub game: Option<String>,
 }
 
 /// Builds the view of `game`.
@@ -184,5 +216,10 @@ pub fn game_view_since(
         seat_a: seats[1],
         version,
         epoch: epoch.to_string(),
+        players: Players::default(),
+        rated: false,
+        clock: None,
+        takeback: None,
+        rematch: Rematch::default(),
     }
 }

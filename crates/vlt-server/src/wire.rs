@@ -19,6 +19,10 @@ pub struct NewGame {
     pub first: Option<Side>,
     /// A custom start position (N2), e.g. a study with few stones.
     pub position: Option<String>,
+    /// A time control (online games only).
+    pub clock: Option<crate::clock::TimeControl>,
+    /// Whether the result changes the players' ratings (online games between named players).
+    pub rated: Option<bool>,
 }
 
 /// A seat handed out: the token to keep secret and the game.

@@ -5,7 +5,7 @@
 
 use crate::hub::Hub;
 use crate::live::Live;
-use crate::seat::Seat;
+use crate::seat::{Caller, Seat};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -33,17 +33,19 @@ pub(crate) async fn upgrade(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    headers: axum::http::HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, crate::error::ApiError> {
     let live = hub.get(&id).await?;
     let token = q.token.unwrap_or_default();
-    let seat = hub.seat_of(&id, &token).await?;
+    let who = crate::routes::caller(&hub, &headers, &token).await?;
+    let seat = hub.seat_of(&id, &who).await?;
     let max = hub.bounds.max_message;
     // Small buffers: a socket carries small messages, and thousands may be open; a client that
     // stops reading is cut off once a bounded backlog waits for it.
     let ws = ws.read_buffer_size(8 * 1024).write_buffer_size(0).max_write_buffer_size(WRITE_BACKLOG);
     Ok(ws.max_message_size(max).max_frame_size(max).on_upgrade(move |socket| async move {
-        run(socket, hub, live, id, token, seat).await;
+        run(socket, hub, live, id, who, seat).await;
     }))
 }
 
@@ -54,14 +56,7 @@ fn text(v: serde_json::Value) -> Message {
     Message::Text(v.to_string().into())
 }
 
-async fn run(
-    socket: WebSocket,
-    hub: Arc<Hub>,
-    live: Arc<Live>,
-    id: String,
-    token: String,
-    seat: Option<Seat>,
-) {
+async fn run(socket: WebSocket, hub: Arc<Hub>, live: Arc<Live>, id: String, who: Caller, seat: Option<Seat>) {
     let mut rx = live.subscribe();
     let (mut tx, mut incoming) = socket.split();
     let Ok(view) = hub.view(&id).await else { return };
@@ -95,7 +90,7 @@ async fn run(
             },
             msg = incoming.next() => {
                 let reply = match msg {
-                    Some(Ok(Message::Text(t))) => handle(&hub, &id, &token, seat.is_some(), t.as_str()).await,
+                    Some(Ok(Message::Text(t))) => handle(&hub, &id, &who, seat.is_some(), t.as_str()).await,
                     Some(Ok(Message::Binary(_))) => Some(error("binary messages are not understood")),
                     Some(Ok(_)) => None, // ping/pong are answered by the library
                     Some(Err(_)) | None => return, // closed, or a message over the size bound
@@ -134,7 +129,7 @@ fn error(msg: &str) -> Message {
 }
 
 /// Handles one client message; the update itself reaches this client through the broadcast.
-async fn handle(hub: &Arc<Hub>, id: &str, token: &str, seated: bool, t: &str) -> Option<Message> {
+async fn handle(hub: &Arc<Hub>, id: &str, who: &Caller, seated: bool, t: &str) -> Option<Message> {
     let msg: ClientMsg = match serde_json::from_str(t) {
         Ok(m) => m,
         Err(e) => return Some(error(&format!("message: {e}"))),
@@ -144,8 +139,8 @@ async fn handle(hub: &Arc<Hub>, id: &str, token: &str, seated: bool, t: &str) ->
     }
     let r = match msg {
         ClientMsg::Ping => return Some(text(serde_json::json!({ "type": "pong" }))),
-        ClientMsg::Move { mv } => hub.play(id, token, &mv).await.map(|_| ()),
-        ClientMsg::Resign => hub.resign(id, token).await.map(|_| ()),
+        ClientMsg::Move { mv } => hub.play(id, who, &mv).await.map(|_| ()),
+        ClientMsg::Resign => hub.resign(id, who).await.map(|_| ()),
     };
     r.err().map(|e| error(&e.to_string()))
 }
