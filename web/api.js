@@ -35,6 +35,12 @@ export const api = {
   import: (record) => call('POST', '/api/import', { record }),
   finished: () => call('GET', '/api/games?limit=100'),
   examples: () => call('GET', '/api/examples'),
+  puzzles: () => call('GET', '/api/puzzles'),
+  puzzle: (n) => call('GET', `/api/puzzles/${n}`),
+  puzzleAnswer: (n, move) => call('POST', `/api/puzzles/${n}/answer`, { move }),
+  puzzleSolution: (n) => call('GET', `/api/puzzles/${n}/solution`),
+  puzzleRating: (n, solved, player) => call('POST', `/api/puzzles/${n}/rating`, { solved, player }),
+  tutorial: () => call('GET', '/api/tutorial'),
 };
 
 // A game's live updates, reconnecting with backoff after a dropped connection.

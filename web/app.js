@@ -10,6 +10,8 @@ import { viewReplay } from './views/replay.js';
 import { viewRules } from './views/rules.js';
 import { viewPosition } from './views/position.js';
 import { viewAnalysis } from './views/analysis.js';
+import { viewPuzzles } from './views/puzzles.js';
+import { viewTutorial } from './views/tutorial.js';
 import { openSettings, applyLook } from './views/settings.js';
 
 let cleanup = () => {};
@@ -31,6 +33,8 @@ async function route() {
     else if (view === 'rules') await viewRules();
     else if (view === 'p' && arg) viewPosition(arg);
     else if (view === 'analyse') viewAnalysis(arg);
+    else if (view === 'puzzles') await viewPuzzles(arg, setCleanup);
+    else if (view === 'tutorial') await viewTutorial(arg, setCleanup);
     else viewHome();
   } catch (x) {
     main.replaceChildren(

@@ -13,6 +13,7 @@ const KEY = {
   recent: 'vlt.recent',
   token: 'vlt.token.', // + game id
   flip: 'vlt.flip.', // + game id
+  puzzles: 'vlt.puzzles',
 };
 
 // Settings: default first, then the other allowed values.
@@ -94,5 +95,24 @@ export const recent = {
     const old = all.find((x) => x.id === id) || { id, date: Date.now() };
     const rest = all.filter((x) => x.id !== id);
     write(KEY.recent, JSON.stringify([{ ...old, ...info }, ...rest].slice(0, 12)));
+  },
+};
+
+// The puzzles this browser tried (number -> solved at the first try) and the player's puzzle
+// rating (Glicko-2: rating, rd, volatility), as the server last computed it.
+export const puzzleRecord = {
+  get() {
+    let r;
+    try {
+      r = JSON.parse(read(KEY.puzzles) || '{}');
+    } catch (_) {
+      r = {};
+    }
+    if (!r || typeof r !== 'object') r = {};
+    if (!r.tried || typeof r.tried !== 'object') r.tried = {};
+    return r;
+  },
+  set(r) {
+    write(KEY.puzzles, JSON.stringify(r));
   },
 };

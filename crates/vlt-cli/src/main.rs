@@ -12,6 +12,8 @@ const AFTER_HELP: &str = "\
 Examples:
   vlt play                                      # the game in the terminal (? shows the rules)
   vlt serve                                     # the game in a browser
+  vlt tutorial                                  # learn the rules step by step
+  vlt puzzles                                   # find the best move, exact by the tables
   vlt analyse --depth 12 '5,5,5,5,5,5/5,5,5,5,5,5 B 0 0'
   vlt replay docs/examples/game.vlt             # check a game record
   vlt review docs/examples/game.vlt             # every move judged
@@ -50,6 +52,8 @@ enum Command {
     Play(cmd::play::Args),
     Tb(cmd::tb::Args),
     Solve(cmd::solve::Args),
+    Puzzles(cmd::puzzles::Args),
+    Tutorial(cmd::tutorial::Args),
     // New subcommands: add a variant here and an arm below, and a file in cmd/.
 }
 
@@ -74,6 +78,8 @@ fn main() -> ExitCode {
         Command::Play(a) => cmd::play::run(a),
         Command::Tb(a) => cmd::tb::run(a),
         Command::Solve(a) => cmd::solve::run(a),
+        Command::Puzzles(a) => cmd::puzzles::run(a),
+        Command::Tutorial(a) => cmd::tutorial::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -34,6 +34,8 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     web!("views/join.js", "text/javascript; charset=utf-8"),
     web!("views/review.js", "text/javascript; charset=utf-8"),
     web!("views/analysis.js", "text/javascript; charset=utf-8"),
+    web!("views/puzzles.js", "text/javascript; charset=utf-8"),
+    web!("views/tutorial.js", "text/javascript; charset=utf-8"),
     web!("i18n/en.json", "application/json"),
     web!("i18n/es.json", "application/json"),
     web!("i18n/ca.json", "application/json"),

@@ -28,6 +28,7 @@ pub mod error;
 pub mod hub;
 pub mod identity;
 pub mod kinds;
+mod learn;
 pub mod listen;
 pub mod live;
 pub mod loadtest;
@@ -75,6 +76,12 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
         .route("/static/{*path}", get(assets::file))
         .route("/api/health", get(routes::health))
         .route("/api/examples", get(routes::examples))
+        .route("/api/puzzles", get(learn::list))
+        .route("/api/puzzles/{n}", get(learn::get))
+        .route("/api/puzzles/{n}/solution", get(learn::get_solution))
+        .route("/api/puzzles/{n}/answer", post(learn::answer))
+        .route("/api/puzzles/{n}/rating", post(learn::rating))
+        .route("/api/tutorial", get(learn::tutorial))
         .route("/api/games", post(routes::create).layer(games()).get(routes::list))
         .route("/api/import", post(routes::import).layer(games()))
         .route("/api/games/{id}", get(routes::get_game))

@@ -1,0 +1,4 @@
+//! What the puzzles and the tutorial share in the terminal.
+
+pub mod rating;
+pub mod text;
