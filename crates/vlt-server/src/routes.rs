@@ -78,9 +78,11 @@ struct ImportBody {
     record: String,
 }
 
-/// A token body, where an empty body is no token.
-pub(crate) fn token_body(hub: &Hub, bytes: &Body) -> Result<TokenBody, ApiError> {
-    if bytes.as_ref().is_ok_and(Bytes::is_empty) { Ok(TokenBody::default()) } else { body(hub, bytes) }
+/// Who is asking, for a request whose body holds at most a seat token (an empty body is no token).
+pub(crate) async fn body_caller(hub: &Hub, headers: &HeaderMap, bytes: &Body) -> Result<Caller, ApiError> {
+    let b: TokenBody =
+        if bytes.as_ref().is_ok_and(Bytes::is_empty) { TokenBody::default() } else { body(hub, bytes)? };
+    caller(hub, headers, &b.token).await
 }
 
 pub(crate) async fn create(
@@ -124,8 +126,7 @@ pub(crate) async fn resign(
     headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b = token_body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, &b.token).await?;
+    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.resign(&id, &who).await?))
 }
 
@@ -135,8 +136,7 @@ pub(crate) async fn undo(
     headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b = token_body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, &b.token).await?;
+    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.undo(&id, &who).await?))
 }
 
@@ -146,8 +146,7 @@ pub(crate) async fn hint(
     headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b = token_body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, &b.token).await?;
+    let who = body_caller(&hub, &headers, &bytes).await?;
     if hub.seat_of(&id, &who).await?.is_none() {
         return Err(ApiError::Forbidden("this token holds no seat in this game".into()));
     }

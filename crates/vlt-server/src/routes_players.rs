@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::identity::{clear_cookie, cookie_token, set_cookie};
 use crate::lobby::NewSeek;
-use crate::routes::{Body, Hs, body, caller, token_body};
+use crate::routes::{Body, Hs, body, body_caller, caller};
 use axum::Json;
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -131,8 +131,7 @@ pub(crate) async fn takeback(
     headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b = token_body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, &b.token).await?;
+    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.takeback(&id, &who).await?))
 }
 
@@ -142,8 +141,7 @@ pub(crate) async fn decline_takeback(
     headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b = token_body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, &b.token).await?;
+    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.decline_takeback(&id, &who).await?))
 }
 
@@ -153,7 +151,6 @@ pub(crate) async fn rematch(
     headers: HeaderMap,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
-    let b = token_body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, &b.token).await?;
+    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.rematch(&id, &who).await?))
 }
