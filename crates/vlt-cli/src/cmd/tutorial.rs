@@ -1,9 +1,8 @@
 //! `vlt tutorial`: the rules step by step in the terminal, as plain lines. Each step explains a
 //! rule and sets a task on the board; only the step's answer goes on, any other move is refused.
 
-use crate::cmd::learn::text::{Text, codes};
+use crate::cmd::learn::text::Text;
 use crate::cmd::show::draw;
-use crate::error::input;
 use std::io::{BufRead, Write};
 use vlt_core::Move;
 use vlt_learn::tutorial::STEPS;
@@ -22,13 +21,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let code = match a.lang.as_deref() {
-        Some(l) => codes()
-            .find(|c| *c == l)
-            .ok_or_else(|| input(format!("--lang: no language {l:?} (en, es, ca, ru, de)")))?,
-        None => crate::cmd::play::i18n::lang_from_env(|v| std::env::var(v).ok()),
-    };
-    let text = Text::new(code).expect("a listed language");
+    let text = Text::for_option(a.lang.as_deref())?;
     session(&text, usize::from(a.step) - 1, std::io::stdin().lock(), std::io::stdout().lock())
 }
 

@@ -2,6 +2,7 @@
 //! (`web/i18n/*.json`, keys `puzzle.*`, `tut.*`, `theme.*`), so both front ends say the same.
 
 use crate::cmd::play::i18n::{parse, plural};
+use crate::error::input;
 use std::collections::HashMap;
 
 /// The five catalogues, English first (the fallback).
@@ -26,6 +27,17 @@ pub fn codes() -> impl Iterator<Item = &'static str> {
 }
 
 impl Text {
+    /// The catalogue a `--lang` option names, or the environment's language without one.
+    pub fn for_option(lang: Option<&str>) -> anyhow::Result<Text> {
+        let code = match lang {
+            Some(l) => codes()
+                .find(|c| *c == l)
+                .ok_or_else(|| input(format!("--lang: no language {l:?} (en, es, ca, ru, de)")))?,
+            None => crate::cmd::play::i18n::lang_from_env(|v| std::env::var(v).ok()),
+        };
+        Ok(Text::new(code).expect("a listed language"))
+    }
+
     /// The catalogue of `code`, or `None` when there is none.
     pub fn new(code: &str) -> Option<Text> {
         let (code, text) = LANGS.iter().find(|(c, _)| *c == code)?;

@@ -6,7 +6,7 @@ mod solve;
 
 use crate::error::input;
 use std::path::{Path, PathBuf};
-use vlt_learn::{Difficulty, PuzzleSet, Theme, shipped};
+use vlt_learn::{Difficulty, Puzzle, PuzzleSet, Theme, shipped};
 
 /// Puzzles with exact values from the endgame tables: find the one best move.
 #[derive(clap::Args)]
@@ -34,6 +34,13 @@ enum Sub {
 /// List the puzzles of a set, one a line: number, rating, difficulty, value, gap, themes, position.
 #[derive(clap::Args)]
 struct ListArgs {
+    #[command(flatten)]
+    pick: Pick,
+}
+
+/// Which puzzles: the set, and optionally one theme and one difficulty of it.
+#[derive(clap::Args)]
+pub(crate) struct Pick {
     /// A puzzle file (default: the set built into vlt).
     #[arg(long)]
     file: Option<PathBuf>,
@@ -43,6 +50,18 @@ struct ListArgs {
     /// Only puzzles of this difficulty (easy, medium, hard).
     #[arg(long, value_parser = parse_difficulty)]
     difficulty: Option<Difficulty>,
+}
+
+impl Pick {
+    /// The set the options name.
+    pub(crate) fn set(&self) -> anyhow::Result<PuzzleSet> {
+        load(self.file.as_deref())
+    }
+
+    /// Whether `p` has the theme and difficulty asked for.
+    pub(crate) fn keeps(&self, p: &Puzzle) -> bool {
+        self.theme.is_none_or(|t| p.themes.contains(t)) && self.difficulty.is_none_or(|d| p.difficulty() == d)
+    }
 }
 
 /// Check every puzzle of a set against the tables: the values of every move and the one best move.
@@ -90,11 +109,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 
 fn list(a: ListArgs) -> anyhow::Result<()> {
     use std::io::Write;
-    let set = load(a.file.as_deref())?;
+    let set = a.pick.set()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (i, p) in set.puzzles.iter().enumerate() {
-        if a.theme.is_some_and(|t| !p.themes.contains(t)) || a.difficulty.is_some_and(|d| p.difficulty() != d)
-        {
+        if !a.pick.keeps(p) {
             continue;
         }
         let themes: Vec<_> = p.themes.iter().map(Theme::name).collect();

@@ -2,27 +2,20 @@
 //! move is checked against the tables' values the puzzle carries; `s` shows the solution, `n`
 //! goes on, `q` ends. The player's puzzle rating (Glicko-2) is kept in a small file.
 
-use super::{load, parse_difficulty, parse_theme};
+use super::Pick;
 use crate::cmd::learn::rating::{RatingFile, Solved};
-use crate::cmd::learn::text::{Text, codes};
+use crate::cmd::learn::text::Text;
 use crate::error::input;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use vlt_core::{Move, Player};
-use vlt_learn::{Difficulty, Puzzle, PuzzleSet, Theme};
+use vlt_learn::{Puzzle, PuzzleSet};
 
 /// Options of solving (`vlt puzzles` without a subcommand).
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// A puzzle file (default: the set built into vlt).
-    #[arg(long)]
-    file: Option<PathBuf>,
-    /// Only puzzles with this theme (chain, lap, starve, cycle).
-    #[arg(long, value_parser = parse_theme)]
-    theme: Option<Theme>,
-    /// Only puzzles of this difficulty (easy, medium, hard).
-    #[arg(long, value_parser = parse_difficulty)]
-    difficulty: Option<Difficulty>,
+    #[command(flatten)]
+    pick: Pick,
     /// Puzzle number N of the set first (default: the one nearest your rating).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     number: Option<u32>,
@@ -35,20 +28,9 @@ pub struct SolveArgs {
 }
 
 pub fn run(a: SolveArgs) -> anyhow::Result<()> {
-    let code = match a.lang.as_deref() {
-        Some(l) => codes()
-            .find(|c| *c == l)
-            .ok_or_else(|| input(format!("--lang: no language {l:?} (en, es, ca, ru, de)")))?,
-        None => crate::cmd::play::i18n::lang_from_env(|v| std::env::var(v).ok()),
-    };
-    let text = Text::new(code).expect("a listed language");
-    let set = load(a.file.as_deref())?;
-    let picked: Vec<usize> = (0..set.puzzles.len())
-        .filter(|&i| {
-            let p = &set.puzzles[i];
-            a.theme.is_none_or(|t| p.themes.contains(t)) && a.difficulty.is_none_or(|d| p.difficulty() == d)
-        })
-        .collect();
+    let text = Text::for_option(a.lang.as_deref())?;
+    let set = a.pick.set()?;
+    let picked: Vec<usize> = (0..set.puzzles.len()).filter(|&i| a.pick.keeps(&set.puzzles[i])).collect();
     if picked.is_empty() {
         return Err(input("no puzzle of the set has that theme and difficulty"));
     }
