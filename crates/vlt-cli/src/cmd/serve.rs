@@ -75,6 +75,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         engine_ms: a.engine_ms,
         engine_threads: usize::from(a.engine_threads),
         review_ms: a.review_ms,
+        // Reached over HTTPS (through a TLS proxy): the player cookie is never sent in clear.
+        secure_cookie: a.public_url.as_ref().is_some_and(|u| u.to_string().starts_with("https:")),
         ..Bounds::default()
     };
     let hub = Hub::with_tablebase(store, bounds, tablebase);
