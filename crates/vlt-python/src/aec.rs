@@ -7,7 +7,7 @@
 //! `AECEnv`'s own helpers (`_was_dead_step`, `_accumulate_rewards`) and callers read and change;
 //! the steps here update them as the Python code of such an environment would.
 
-use crate::env::{Core, GOING, ILLEGAL, legal_tuple};
+use crate::env::{Core, GOING, ILLEGAL, Reward, legal_tuple, max_moves_arg};
 use crate::position::PyPosition;
 use crate::recycle::{Dicts, Tuple};
 use crate::value_error;
@@ -101,19 +101,8 @@ impl AecCore {
         render_mode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let _ = render_mode;
-        let win = match reward {
-            "win" => true,
-            "captures" => false,
-            _ => {
-                return Err(value_error(format!(
-                    "unknown reward {reward:?}: expected \"captures\" or \"win\""
-                )));
-            }
-        };
-        let max_moves = usize::try_from(max_moves)
-            .ok()
-            .filter(|&m| m > 0)
-            .ok_or_else(|| value_error("max_moves must be positive"))?;
+        let win = Reward::parse(reward)? == Reward::Win;
+        let max_moves = max_moves_arg(max_moves)?;
         Ok(AecCore {
             core: Core::new(Position::START, 0, None, Player::B, false),
             win,

@@ -16,6 +16,34 @@ use pyo3::types::PyTuple;
 use vlt_core::playout::SplitMix64;
 use vlt_core::{Game, Hole, Move, Player, Position, ROW, Record, Repetitions};
 
+/// How rewards are counted (the environments' `reward` option).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reward {
+    /// The stones the move captured, for the mover (R4).
+    Captures,
+    /// At the end, +1 when the mover of the last move won, −1 when it lost, 0 for a draw.
+    Win,
+}
+
+impl Reward {
+    /// The option's value, or the error every environment gives for another.
+    pub(crate) fn parse(reward: &str) -> PyResult<Reward> {
+        match reward {
+            "captures" => Ok(Reward::Captures),
+            "win" => Ok(Reward::Win),
+            _ => Err(value_error(format!("unknown reward {reward:?}: expected \"captures\" or \"win\""))),
+        }
+    }
+}
+
+/// The `max_moves` option: a positive number of moves.
+pub(crate) fn max_moves_arg(max_moves: i64) -> PyResult<usize> {
+    usize::try_from(max_moves)
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or_else(|| value_error("max_moves must be positive"))
+}
+
 /// What a step did.
 pub(crate) const GOING: u8 = 0;
 /// The game ended (R6, R7).

@@ -4,7 +4,7 @@
 //! is one native call.
 
 use crate::aec::action_arg;
-use crate::env::{Core, GOING, ILLEGAL, legal_tuple};
+use crate::env::{Core, GOING, ILLEGAL, Reward, legal_tuple, max_moves_arg};
 use crate::opponent::Opponent;
 use crate::position::PyPosition;
 use crate::recycle::{Arrays, Dicts, Tuple};
@@ -81,19 +81,8 @@ impl GymCore {
                 )));
             }
         };
-        let win = match reward {
-            "win" => true,
-            "captures" => false,
-            _ => {
-                return Err(value_error(format!(
-                    "unknown reward {reward:?}: expected \"captures\" or \"win\""
-                )));
-            }
-        };
-        let max_moves = usize::try_from(max_moves)
-            .ok()
-            .filter(|&m| m > 0)
-            .ok_or_else(|| value_error("max_moves must be positive"))?;
+        let win = Reward::parse(reward)? == Reward::Win;
+        let max_moves = max_moves_arg(max_moves)?;
         let spec = opponent.to_string();
         let opponent = Opponent::parse(opponent, tablebase.map(|t| t.borrow().tables()))?;
         Ok(GymCore {

@@ -2,7 +2,7 @@
 //! masks, rewards and flags live in numpy arrays that the games write in place, so a step copies
 //! nothing between Rust and Python.
 
-use crate::env::{action_move, observation};
+use crate::env::{Reward, action_move, observation};
 use crate::opponent::random_move;
 use crate::position::PyPosition;
 use crate::tablebase::PyTablebase;
@@ -55,15 +55,6 @@ impl Slot {
         let d = self.pos.capture_diff(Player::B);
         (d != 0).then_some(if d > 0 { Player::B } else { Player::A })
     }
-}
-
-/// How rewards are counted.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reward {
-    /// The stones the move captured, for the mover (R4).
-    Captures,
-    /// At the end, +1 when the mover of the last move won, −1 when it lost, 0 for a draw.
-    Win,
 }
 
 /// `n` games of Vai Lung Thlan stepped together (both sides played by the caller), each reset by
@@ -209,15 +200,7 @@ impl VectorGames {
         if max_moves == 0 {
             return Err(value_error("max_moves must be positive"));
         }
-        let reward = match reward {
-            "captures" => Reward::Captures,
-            "win" => Reward::Win,
-            _ => {
-                return Err(value_error(format!(
-                    "unknown reward {reward:?}: expected \"captures\" or \"win\""
-                )));
-            }
-        };
+        let reward = Reward::parse(reward)?;
         let tb = tablebase.map(|t| t.tables());
         let mut v = VectorGames {
             games: Vec::new(),
