@@ -39,6 +39,37 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// The server's process id (Linux): its resident memory is sampled every second and reported.
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
+/// The server's resident memory in MiB: now (`VmRSS`) and its peak so far (`VmHWM`), read from
+/// `/proc/PID/status`.
+fn server_memory(pid: u32) -> Result<(f64, f64), String> {
+    let path = format!("/proc/{pid}/status");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("--server-pid {pid}: {path}: {e}"))?;
+    let field = |name: &str| -> Result<f64, String> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|kb| kb as f64 / 1024.0)
+            .ok_or_else(|| format!("--server-pid {pid}: no {name} in {path}"))
+    };
+    Ok((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// The report, with the server's memory when its process id was given.
+#[derive(serde::Serialize)]
+struct Measured {
+    #[serde(flatten)]
+    load: vlt_server::loadtest::LoadReport,
+    /// The largest resident memory sampled during the run, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server_rss_mib: Option<f64>,
+    /// The server process's peak resident memory at the end (`VmHWM`), MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server_peak_rss_mib: Option<f64>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -55,6 +86,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         seed: a.seed,
         think: Duration::from_millis(a.think_ms),
     };
+    if let Some(pid) = a.server_pid {
+        server_memory(pid).map_err(input)?;
+    }
     let progress = Arc::new(Progress::default());
     let bar = ProgressBar::new(a.seconds);
     bar.set_style(
@@ -65,9 +99,16 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let report = rt.block_on(async {
         let p = Arc::clone(&progress);
         let b = bar.clone();
+        let pid = a.server_pid;
+        let rss = Arc::new(std::sync::Mutex::new(0.0f64));
+        let seen = Arc::clone(&rss);
         let ticker = tokio::spawn(async move {
             loop {
                 tokio::time::sleep(Duration::from_secs(1)).await;
+                if let Some((now, _)) = pid.and_then(|p| server_memory(p).ok()) {
+                    let mut m = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    *m = m.max(now);
+                }
                 b.inc(1);
                 b.set_message(format!(
                     "{} moves, {} games finished, {} errors",
@@ -79,13 +120,24 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         });
         let r = vlt_server::loadtest::run(cfg, progress).await;
         ticker.abort();
-        r
+        let sampled = *rss.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        r.map(|r| (r, sampled))
     });
     bar.finish_and_clear();
-    let r = report.map_err(input)?;
+    let (r, sampled) = report.map_err(input)?;
+    let memory = match a.server_pid {
+        Some(pid) => Some(server_memory(pid).map_err(input)?),
+        None => None,
+    };
+    let m = Measured {
+        load: r,
+        server_rss_mib: memory.map(|(now, _)| now.max(sampled)),
+        server_peak_rss_mib: memory.map(|(_, peak)| peak),
+    };
     if a.json {
-        writeln!(std::io::stdout(), "{}", serde_json::to_string(&r)?)?;
+        writeln!(std::io::stdout(), "{}", serde_json::to_string(&m)?)?;
     } else {
+        let r = &m.load;
         writeln!(
             std::io::stdout(),
             "{} games at once over {} (think {} ms): {} moves in {:.1} s = {:.0} moves/s; latency p50 {:.2} ms, p99 {:.2} ms, \
@@ -103,6 +155,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             r.games_finished,
             r.errors
         )?;
+        if let (Some(rss), Some(peak)) = (m.server_rss_mib, m.server_peak_rss_mib) {
+            writeln!(
+                std::io::stdout(),
+                "server memory: {rss:.1} MiB resident at most during the run, peak {peak:.1} MiB"
+            )?;
+        }
     }
     Ok(())
 }
