@@ -19,14 +19,21 @@ async function call(method, path, body) {
   return data;
 }
 
+// A seat's token when this browser holds one; without it the player cookie speaks (a game taken
+// from the lobby or a rematch is held by the player, not by a token).
+const seat = (token) => (token ? { token } : {});
+
 export const api = {
   create: (req) => call('POST', '/api/games', req),
   game: (id) => call('GET', `/api/games/${id}`),
   join: (id) => call('POST', `/api/games/${id}/join`, {}),
-  move: (id, token, move) => call('POST', `/api/games/${id}/move`, { token, move }),
-  resign: (id, token) => call('POST', `/api/games/${id}/resign`, { token }),
-  undo: (id, token) => call('POST', `/api/games/${id}/undo`, { token }),
-  hint: (id, token) => call('POST', `/api/games/${id}/hint`, { token }),
+  move: (id, token, move) => call('POST', `/api/games/${id}/move`, { ...seat(token), move }),
+  resign: (id, token) => call('POST', `/api/games/${id}/resign`, seat(token)),
+  undo: (id, token) => call('POST', `/api/games/${id}/undo`, seat(token)),
+  hint: (id, token) => call('POST', `/api/games/${id}/hint`, seat(token)),
+  takeback: (id, token) => call('POST', `/api/games/${id}/takeback`, seat(token)),
+  declineTakeback: (id, token) => call('POST', `/api/games/${id}/takeback/decline`, seat(token)),
+  rematch: (id, token) => call('POST', `/api/games/${id}/rematch`, seat(token)),
   analysis: (id, ms = 300) => call('GET', `/api/games/${id}/analysis?ms=${ms}`),
   record: (id) => call('GET', `/api/games/${id}/record`),
   review: (id) => call('GET', `/api/games/${id}/review`),
@@ -41,6 +48,17 @@ export const api = {
   puzzleSolution: (n) => call('GET', `/api/puzzles/${n}/solution`),
   puzzleRating: (n, solved, player) => call('POST', `/api/puzzles/${n}/rating`, { solved, player }),
   tutorial: () => call('GET', '/api/tutorial'),
+  me: () => call('GET', '/api/me'),
+  setName: (name) => call('POST', '/api/me', { name }),
+  setPassword: (password) => call('POST', '/api/me/password', { password }),
+  login: (name, password) => call('POST', '/api/login', { name, password }),
+  logout: () => call('POST', '/api/logout', {}),
+  player: (id) => call('GET', `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (limit = 50) => call('GET', `/api/leaderboard?limit=${limit}`),
+  lobby: () => call('GET', '/api/lobby'),
+  seek: (clock, rated, colour) => call('POST', '/api/seeks', { clock, rated, colour }),
+  cancelSeek: (id) => call('DELETE', `/api/seeks/${id}`),
+  acceptSeek: (id) => call('POST', `/api/seeks/${id}/accept`, {}),
 };
 
 // A game's live updates, reconnecting with backoff after a dropped connection.

@@ -1,5 +1,6 @@
-// The page: a small hash router over the views (home, a game, joining, the archive, a replay, a
-// shared position, the analysis board, the rules). Each view lives in views/; this module only chooses one.
+// The page: a small hash router over the views (home, the lobby, a game, joining, the archive, a
+// replay, a shared position, the analysis board, the rules, puzzles, the tutorial, a player's page,
+// the leaderboard). Each view lives in views/; this module only chooses one.
 import { main, h } from './dom.js';
 import { setLang, initialLang, apply } from './i18n.js';
 import { viewHome } from './views/home.js';
@@ -13,6 +14,15 @@ import { viewAnalysis } from './views/analysis.js';
 import { viewPuzzles } from './views/puzzles.js';
 import { viewTutorial } from './views/tutorial.js';
 import { openSettings, applyLook } from './views/settings.js';
+import { viewLobby } from './views/lobby.js';
+import { viewPlayer, viewLeaderboard } from './views/player.js';
+import { initAccount, redrawAccount, showWelcome } from './views/account.js';
+import { me } from './me.js';
+
+// Where the first-visit name prompt may show: not over a game, a puzzle or the analysis board.
+const WELCOME_ON = ['', 'lobby', 'leaderboard', 'player', 'archive', 'rules'];
+// The header link each view belongs to.
+const NAV_OF = { replay: 'archive', player: 'leaderboard' };
 
 let cleanup = () => {};
 const setCleanup = (f) => {
@@ -24,7 +34,8 @@ async function route() {
   cleanup = () => {};
   const [view, arg] = location.hash.replace(/^#\/?/, '').split('/');
   for (const a of document.querySelectorAll('nav a'))
-    a.classList.toggle('active', a.getAttribute('href') === `#/${view === 'replay' ? 'archive' : view || ''}`);
+    a.classList.toggle('active', a.getAttribute('href') === `#/${NAV_OF[view] ?? (view || '')}`);
+  me.load().then(() => showWelcome(WELCOME_ON.includes(view || '')));
   try {
     if (view === 'g' && arg) await viewGame(arg, setCleanup);
     else if (view === 'j' && arg) await viewJoin(arg);
@@ -35,6 +46,9 @@ async function route() {
     else if (view === 'analyse') viewAnalysis(arg);
     else if (view === 'puzzles') await viewPuzzles(arg, setCleanup);
     else if (view === 'tutorial') await viewTutorial(arg, setCleanup);
+    else if (view === 'lobby') await viewLobby(setCleanup);
+    else if (view === 'player' && arg) await viewPlayer(decodeURIComponent(arg));
+    else if (view === 'leaderboard') await viewLeaderboard();
     else viewHome();
   } catch (x) {
     main.replaceChildren(
@@ -53,11 +67,14 @@ applyLook();
 const langSel = document.getElementById('lang');
 langSel.addEventListener('change', async () => {
   await setLang(langSel.value);
+  document.getElementById('welcome')?.remove();
+  redrawAccount();
   route();
 });
 document.getElementById('settings-btn').addEventListener('click', openSettings);
 const l = initialLang();
 langSel.value = l;
 await setLang(l);
+initAccount();
 window.addEventListener('hashchange', route);
 route();

@@ -14,6 +14,11 @@ const KEY = {
   token: 'vlt.token.', // + game id
   flip: 'vlt.flip.', // + game id
   puzzles: 'vlt.puzzles',
+  welcome: 'vlt.welcome',
+  tc: 'vlt.tc',
+  days: 'vlt.days',
+  rated: 'vlt.rated',
+  colour: 'vlt.colour',
 };
 
 // Settings: default first, then the other allowed values.
@@ -26,6 +31,11 @@ const SETTINGS = {
   level: ['3', '1', '2', '4', '5', '6', '7', '8', '9', '10'],
   mode: ['computer', 'local', 'online'],
   side: ['B', 'A'],
+  // The lobby's last choices: time control, days per move, rated or casual, colour.
+  tc: ['5+0', '3+2', '10+5', 'corr', 'none'],
+  days: ['3', '1', '7'],
+  rated: ['rated', 'casual'],
+  colour: ['random', 'B', 'A'],
 };
 
 function read(key) {
@@ -65,6 +75,9 @@ export const prefs = {
   },
   lang: () => read(KEY.lang),
   setLang: (l) => write(KEY.lang, l),
+  // Whether the first-visit name prompt was answered or put off.
+  welcomed: () => read(KEY.welcome) === '1',
+  setWelcomed: () => write(KEY.welcome, '1'),
 };
 
 export const tokens = {

@@ -9,7 +9,8 @@ export function howText(r) {
     empty_board: () => t('end.empty'),
     repetition: () => t('end.repetition'),
     resignation: () => t('end.resigned', { p: r.resigned || '' }),
-    time: () => t('end.time'),
+    time: () => (r.winner ? t('end.timeout', { p: r.winner === 'B' ? 'A' : 'B' }) : t('end.time')),
+    aborted: () => t('end.aborted'),
   }[r.termination];
   return says ? says() : '';
 }
@@ -17,6 +18,7 @@ export function howText(r) {
 // The result, neutral: "B wins 32–28. The board is empty."
 export function resultText(r) {
   if (!r) return '';
+  if (r.termination === 'aborted') return howText(r);
   const score = `${r.score_b}–${r.score_a}`;
   const who = r.winner ? t('result.wins', { p: r.winner, score }) : t('result.draw', { score });
   return `${who} ${howText(r)}`;
@@ -25,7 +27,7 @@ export function resultText(r) {
 // The result as seen by `seat` ('B', 'A', 'both' or null): 'won', 'lost' or 'draw' for a player,
 // null when it is nobody's own result (two on one screen, a spectator).
 export function verdict(r, seat) {
-  if (!r || (seat !== 'A' && seat !== 'B')) return null;
+  if (!r || (seat !== 'A' && seat !== 'B') || r.termination === 'aborted') return null;
   if (!r.winner) return 'draw';
   return r.winner === seat ? 'won' : 'lost';
 }

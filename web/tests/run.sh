@@ -68,6 +68,10 @@ snapshot() {
       for (const g of list.games) {
         const v = await (await fetch(base + '/api/games/' + g.id)).json();
         delete v.version; delete v.epoch; // per server run
+        // Offers between players live in memory (a restart forgets them), and a player's card
+        // carries the player's rating now, not the game's: the game is the rest.
+        delete v.rematch; delete v.takeback;
+        for (const s of ['B', 'A']) if (v.players && v.players[s]) v.players[s] = v.players[s].id;
         out.push(v);
       }
       console.log(JSON.stringify(out));

@@ -1,16 +1,21 @@
-// A game being played (or watched): the board, both players, the move list (browsable), the
-// evaluation, the controls, and the result once it is over. The server is the referee: the page
-// draws what it is told and sends the holes chosen.
+// A game being played (or watched): the board, both players (names, ratings, clocks, presence),
+// the move list (browsable), the evaluation, the controls, the offers between online players, and
+// the result once it is over. The server is the referee: the page draws what it is told and sends
+// the holes chosen.
 import { api, Live, ApiError } from '../api.js';
 import { Board } from '../board.js';
 import { h, main, say, parsePos } from '../dom.js';
-import { t, tn } from '../i18n.js';
+import { t } from '../i18n.js';
 import { prefs, tokens, flips, recent } from '../prefs.js';
 import { sound } from '../sound.js';
 import { plyText, capturesText, resultText, howText, verdict, predicted, predictedText } from '../text.js';
 import { MoveList } from './movelist.js';
 import { startGame } from './home.js';
-import { shareBox } from './share.js';
+import { shareBox, inviteBox } from './share.js';
+import { playerPanel, fillPanel } from './panels.js';
+import { Clocks } from './clock.js';
+import { drawTakeback, mayAskTakeback, rematchPart, sideName } from './offers.js';
+import { clockText } from '../timecontrol.js';
 
 const TITLE = document.title;
 
@@ -39,18 +44,10 @@ export async function viewGame(id, setCleanup) {
   const notice = h('p', { class: 'notice', id: 'notice', role: 'status' });
   const err = h('p', { class: 'error', role: 'alert', id: 'error' });
   const boardBox = h('div', { class: 'board-box' });
-  const panel = (pos) =>
-    h(
-      'div',
-      { class: `player ${pos}`, id: `player-${pos}` },
-      h('span', { class: 'side' }),
-      h('span', { class: 'name' }),
-      h('span', { class: 'presence', hidden: true }),
-      h('span', { class: 'turn' }),
-      h('span', { class: 'score' }),
-    );
-  const topP = panel('top');
-  const bottomP = panel('bottom');
+  const topP = playerPanel('top');
+  const bottomP = playerPanel('bottom');
+  const abortEl = h('p', { class: 'abort', id: 'abort', hidden: true });
+  const offerBar = h('div', { class: 'offer-bar', id: 'offer', hidden: true, role: 'status' });
   // The evaluation: the final score the engine predicts, B's share growing from B's store.
   const evalFill = h('div', { class: 'fill' });
   const evalTxt = h('span', { class: 'eval-text', id: 'eval-text' });
@@ -87,6 +84,7 @@ export async function viewGame(id, setCleanup) {
   const moves = new MoveList((k) => browse(k));
   const btn = (bid, key, fn, cls = '') => h('button', { id: bid, class: cls, type: 'button', onclick: fn }, t(key));
   const undoB = btn('undo', 'btn.undo', () => act(() => api.undo(id, token)));
+  const takebackB = btn('takeback', 'btn.takeback', () => act(() => api.takeback(id, token)));
   const hintB = btn('hint', 'btn.hint', () => hint());
   const resignB = btn('resign', 'btn.resign', () => {
     if (confirm(t('resign.confirm'))) act(() => api.resign(id, token));
@@ -106,7 +104,7 @@ export async function viewGame(id, setCleanup) {
     t('btn.export'),
   );
   const conn = h('span', { class: 'conn', id: 'conn' });
-  const controls = h('div', { class: 'controls' }, undoB, hintB, resignB, flipB, shareB, exportA, conn);
+  const controls = h('div', { class: 'controls' }, undoB, takebackB, hintB, resignB, flipB, shareB, exportA, conn);
   main.replaceChildren(
     h(
       'div',
@@ -118,7 +116,9 @@ export async function viewGame(id, setCleanup) {
         boardBox,
         bottomP,
         status,
+        abortEl,
         notice,
+        offerBar,
         browseBar,
         resultBox,
         evalBox,
@@ -143,6 +143,13 @@ export async function viewGame(id, setCleanup) {
   const evals = new Map(); // position -> {future: for B, exact}: one value per position
   const board = new Board(boardBox, (hole) => pick(hole), { flip: flips.get(id) === '1' });
   let flipChosen = flips.get(id) != null;
+  const mySide = () => (seat === 'A' || seat === 'B' ? seat : null);
+  const clocks = new Clocks([topP, bottomP], abortEl, {
+    onLow: (side, ms) => {
+      if (side === mySide()) tell(t('clock.low', { time: clockText(ms) }));
+    },
+    onZero: () => api.game(id).then(accept, () => {}),
+  });
 
   const seatOf = (p) => (p === 'B' ? view.seat_b : view.seat_a);
   const waitingFriend = () => view.mode === 'online' && (view.seat_b === 'free' || view.seat_a === 'free');
@@ -156,7 +163,7 @@ export async function viewGame(id, setCleanup) {
     seatOf(view.to_move) !== 'computer';
 
   function nameOf(p) {
-    if (seat === p) return t('you');
+    if (seat === p && !view.players?.[p]) return t('you');
     if (seatOf(p) === 'computer') return t('computer', { n: view.level });
     if (view.mode === 'online') return seat ? t('friend') : t('player', { p });
     return t('player', { p });
@@ -168,22 +175,17 @@ export async function viewGame(id, setCleanup) {
       [topP, topSide],
       [bottomP, topSide === 'A' ? 'B' : 'A'],
     ]) {
-      el.dataset.player = p;
-      el.querySelector('.side').textContent = p;
-      el.querySelector('.name').textContent = nameOf(p);
-      el.querySelector('.score').textContent = caps[p];
-      el.querySelector('.score').setAttribute('aria-label', tn('score.label', caps[p]));
-      el.querySelector('.turn').textContent = toMove === p ? t('turn.badge') : '';
-      el.classList.toggle('to-move', toMove === p);
-      const pres = el.querySelector('.presence');
-      const other = view.mode === 'online' && seat !== p && seatOf(p) === 'taken' && presence;
-      pres.hidden = !other;
-      if (other) {
-        const on = !!presence[p];
-        pres.className = `presence ${on ? 'on' : 'off'}`;
-        pres.textContent = t(on ? 'presence.on' : 'presence.off');
-      }
+      const shown = view.mode === 'online' && seat !== p && seatOf(p) === 'taken' && presence;
+      fillPanel(el, p, {
+        card: view.players?.[p] || null,
+        label: nameOf(p),
+        caps: caps[p],
+        toMove,
+        presence: shown ? !!presence[p] : null,
+        clocked: !!view.clock,
+      });
     }
+    clocks.tick();
   }
 
   function draw() {
@@ -215,37 +217,19 @@ export async function viewGame(id, setCleanup) {
     const mine = seat && !over;
     undoB.hidden = view.mode === 'online' || over;
     undoB.disabled = !mine || view.plies.length === 0 || animating;
+    takebackB.hidden = view.mode !== 'online' || !mine || !['A', 'B'].includes(seat) || waitingFriend();
+    takebackB.disabled = animating || !mayAskTakeback(view, seat);
+    drawTakeback(offerBar, view, ['A', 'B'].includes(seat) ? seat : null, {
+      accept: () => act(() => api.takeback(id, token)),
+      decline: () => act(() => api.declineTakeback(id, token)),
+    });
     hintB.hidden = view.mode === 'online' || over;
     hintB.disabled = !canMove();
     resignB.hidden = !mine;
     resignB.disabled = animating;
     const free = view.mode === 'online' && seat && waitingFriend();
     invite.hidden = !free;
-    if (free && !invite.firstChild) {
-      const link = `${location.origin}/#/j/${id}`;
-      const inp = h('input', { readonly: true, value: link, id: 'invite-link', 'aria-label': t('invite.label') });
-      invite.append(
-        h('p', {}, t('invite.text')),
-        h(
-          'div',
-          { class: 'row' },
-          inp,
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'primary',
-              onclick: () => {
-                inp.select();
-                navigator.clipboard?.writeText(link).catch(() => {});
-                say(t('invite.copied'));
-              },
-            },
-            t('invite.copy'),
-          ),
-        ),
-      );
-    }
+    if (free && !invite.firstChild) invite.append(...inviteBox(`${location.origin}/#/j/${id}`));
     drawResult();
     document.title = canMove() && seat !== 'both' ? `● ${t('title.yourturn')} · ${TITLE}` : TITLE;
     updateEval();
@@ -256,8 +240,15 @@ export async function viewGame(id, setCleanup) {
     resultBox.hidden = !r;
     if (!r || resultBox.dataset.shown === String(view.version)) return;
     resultBox.dataset.shown = String(view.version);
-    const v = verdict(r, seat);
-    const head = v ? t(`verdict.${v}`) : r.winner ? t('verdict.wins', { p: r.winner }) : t('verdict.draw');
+    const v = r.termination === 'aborted' ? null : verdict(r, seat);
+    const head =
+      r.termination === 'aborted'
+        ? t('verdict.aborted')
+        : v
+          ? t(`verdict.${v}`)
+          : r.winner
+            ? t('verdict.wins', { p: sideName(view, r.winner) })
+            : t('verdict.draw');
     resultBox.className = `result card ${v || 'neutral'}`;
     resultBox.replaceChildren(
       h('h2', { id: 'result-title' }, head),
@@ -272,14 +263,20 @@ export async function viewGame(id, setCleanup) {
       h(
         'div',
         { class: 'row' },
-        seat
-          ? h('button', { id: 'rematch', type: 'button', class: 'primary', onclick: rematch }, t('btn.rematch'))
-          : null,
+        byServer()
+          ? rematchPart(view, mySide(), () => act(() => api.rematch(id, token)))
+          : seat
+            ? h('button', { id: 'rematch', type: 'button', class: 'primary', onclick: rematch }, t('btn.rematch'))
+            : null,
         h('a', { id: 'review', class: 'button', href: `#/replay/${id}` }, t('btn.review')),
         h('a', { id: 'newgame-link', class: 'button', href: '#/' }, t('btn.new')),
       ),
     );
   }
+
+  // An online game between players known by name has its rematch from the server (colours swapped,
+  // the same clock); other games start a new one like it here.
+  const byServer = () => view.mode === 'online' && !!view.players?.B && !!view.players?.A;
 
   async function rematch() {
     const req = { mode: view.mode, side: seat === 'A' || seat === 'B' ? seat : 'B' };
@@ -394,9 +391,25 @@ export async function viewGame(id, setCleanup) {
     say(msg);
   }
 
+  // What the other player asked since the last state, said; a rematch both agreed to opens.
+  function offersChanged(old, v) {
+    const me = mySide();
+    if (!me) return;
+    if (v.takeback && v.takeback !== me && old.takeback !== v.takeback)
+      say(t('takeback.asked', { name: sideName(v, v.takeback) })); // the bar under the board shows it
+    const r = v.rematch || {};
+    if (r.offered_by && r.offered_by !== me && !old.rematch?.offered_by)
+      say(t('rematch.asked', { name: sideName(v, r.offered_by) }));
+    if (r.game && !old.rematch?.game) location.hash = `#/g/${r.game}`;
+  }
+
   // Every new game state (from our own request or the socket) goes through here, in order.
   function accept(v, fresh = false) {
-    if (fresh || !latest || v.epoch !== latest.epoch || v.version >= latest.version) latest = v;
+    if (fresh || !latest || v.epoch !== latest.epoch || v.version >= latest.version) {
+      latest = v;
+      // The clocks follow the newest game at once, not after its moves are animated.
+      clocks.set(v.clock, !!v.result);
+    }
     queue = queue
       .then(async () => {
         if (view && JSON.stringify(v) === JSON.stringify(view)) return;
@@ -428,6 +441,7 @@ export async function viewGame(id, setCleanup) {
         }
         const had = !!view;
         const wasOver = had && !!view.result;
+        const before = view;
         view = v;
         shown = v.plies.length;
         // Your own row at the bottom, unless you turned the board yourself.
@@ -437,12 +451,13 @@ export async function viewGame(id, setCleanup) {
         }
         if (browsing === null) board.markLast(v.plies[v.plies.length - 1]);
         draw();
-        if (token)
+        if (token || mySide())
           recent.note(id, { mode: v.mode, level: v.level, side: seat === 'both' ? null : seat, result: v.result });
         if (v.result && had && !wasOver) {
           say(resultText(v.result));
           sound.end();
         }
+        if (had) offersChanged(before, v);
         schedulePoll();
       })
       .catch((x) => {
@@ -559,6 +574,7 @@ export async function viewGame(id, setCleanup) {
     offPrefs();
     document.removeEventListener('keydown', onKey);
     clearTimeout(pollTimer);
+    clocks.stop();
     document.title = TITLE;
   });
 }

@@ -5,6 +5,7 @@ import { h, main } from '../dom.js';
 import { t, lang } from '../i18n.js';
 import { prefs, tokens, recent } from '../prefs.js';
 import { resultText, verdict } from '../text.js';
+import { DAYS, clockFor, tcText } from '../timecontrol.js';
 
 // How far each level looks ahead (plies), and whether chance plays a part (vlt-engine's levels).
 const DEPTH = [1, 2, 3, 4, 6, 8, 10, 12, 14, 14];
@@ -93,6 +94,21 @@ export function viewHome(startPosition = null) {
     levelHelp,
   );
   const sideRow = h('div', { class: 'field', id: 'side-row' }, h('label', { for: 'side' }, t('new.side')), side);
+  // An online game's clock (the invitation link); seeks with a clock are made in the lobby.
+  const clockChoices = ['none', '3+2', '5+0', '10+5', ...DAYS.map((d) => `corr:${d}`)];
+  const clockOf = (v) => (v.startsWith('corr:') ? clockFor('corr', Number(v.slice(5))) : clockFor(v));
+  const clock = h(
+    'select',
+    { id: 'clock' },
+    clockChoices.map((v) => h('option', { value: v }, tcText(clockOf(v)))),
+  );
+  const clockRow = h(
+    'div',
+    { class: 'field', id: 'clock-row' },
+    h('label', { for: 'clock' }, t('lobby.tc')),
+    clock,
+    h('p', { class: 'help' }, t('new.lobby'), ' ', h('a', { href: '#/lobby', id: 'to-lobby' }, t('nav.lobby'))),
+  );
   const form = h(
     'form',
     { class: 'card newgame', id: 'newgame' },
@@ -107,6 +123,7 @@ export function viewHome(startPosition = null) {
     ),
     levelRow,
     sideRow,
+    clockRow,
     h(
       'details',
       { class: 'advanced', id: 'advanced', open: !!startPosition },
@@ -127,6 +144,7 @@ export function viewHome(startPosition = null) {
     const m = form.querySelector('input[name=mode]:checked')?.value || 'computer';
     levelRow.hidden = m !== 'computer';
     sideRow.hidden = m === 'local';
+    clockRow.hidden = m !== 'online';
   };
   form.addEventListener('change', sync);
   sync();
@@ -138,6 +156,7 @@ export function viewHome(startPosition = null) {
     prefs.set('side', side.value);
     const req = { mode: m, side: side.value };
     if (m === 'computer') req.level = Number(level.value);
+    if (m === 'online' && clockOf(clock.value)) req.clock = clockOf(clock.value);
     if (position.value.trim()) req.position = position.value.trim();
     else req.first = first.value;
     try {

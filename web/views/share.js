@@ -1,4 +1,5 @@
-// Share links: the game (to watch or replay it) and the position on the board.
+// Share links: the game (to watch or replay it), the position on the board, and the invitation
+// to an online game.
 import { h, say } from '../dom.js';
 import { t } from '../i18n.js';
 
@@ -29,4 +30,18 @@ export function shareBox(gameLink, posLink) {
     );
   };
   return [row('share.game', gameLink, 'share-game'), row('share.position', posLink, 'share-position')];
+}
+
+// The invitation of an online game waiting for its second player: the link and a copy button.
+export function inviteBox(link) {
+  const inp = h('input', { readonly: true, value: link, id: 'invite-link', 'aria-label': t('invite.label') });
+  const copy = () => {
+    inp.select();
+    navigator.clipboard?.writeText(link).catch(() => {});
+    say(t('invite.copied'));
+  };
+  return [
+    h('p', {}, t('invite.text')),
+    h('div', { class: 'row' }, inp, h('button', { type: 'button', class: 'primary', onclick: copy }, t('invite.copy'))),
+  ];
 }

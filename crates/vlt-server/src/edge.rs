@@ -18,8 +18,8 @@ use std::time::Duration;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
-/// The server's edge: who it answers, how long it waits, how many connections and new games it
-/// allows each address.
+/// The server's edge: who it answers, how long it waits, how many connections, new games, seeks
+/// and account requests it allows each address.
 #[derive(Clone, Debug)]
 pub struct Edge {
     /// The hosts answered and origins accepted; invite links use the public URL.
@@ -40,6 +40,11 @@ pub struct Edge {
     pub shutdown_grace: Duration,
     /// New games (created or imported) one address may make.
     pub games_rate: Rate,
+    /// Lobby seeks one address may post.
+    pub seeks_rate: Rate,
+    /// Sign-ups (a password set) and log-ins one address may make: each costs an argon2 hash, and
+    /// log-ins are how passwords would be guessed.
+    pub accounts_rate: Rate,
 }
 
 impl Default for Edge {
@@ -53,6 +58,8 @@ impl Default for Edge {
             max_connections_per_address: 256,
             shutdown_grace: Duration::from_secs(3),
             games_rate: Rate { per_minute: 120, burst: 60 },
+            seeks_rate: Rate { per_minute: 30, burst: 15 },
+            accounts_rate: Rate { per_minute: 10, burst: 5 },
         }
     }
 }

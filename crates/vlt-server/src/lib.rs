@@ -69,8 +69,13 @@ pub fn router(hub: Arc<Hub>) -> Router {
 pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
     // The hard limit sits a little above ours, so that our own check answers with a JSON error.
     let limit = hub.bounds.max_body + 1024;
+    let layer = |l: Arc<ratelimit::Limiter>| axum::middleware::from_fn_with_state(l, ratelimit::limit);
     let games = ratelimit::Limiter::new(edge.games_rate, "new games");
-    let games = || axum::middleware::from_fn_with_state(Arc::clone(&games), ratelimit::limit);
+    let games = || layer(Arc::clone(&games));
+    let seeks = ratelimit::Limiter::new(edge.seeks_rate, "seeks");
+    // Sign-ups and log-ins share one quota: both cost an argon2 hash.
+    let accounts = ratelimit::Limiter::new(edge.accounts_rate, "sign-ups and log-ins");
+    let accounts = || layer(Arc::clone(&accounts));
     let app = Router::new()
         .route("/", get(assets::index))
         .route("/static/{*path}", get(assets::file))
@@ -99,13 +104,13 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
         .route("/api/games/{id}/takeback/decline", post(routes_players::decline_takeback))
         .route("/api/games/{id}/rematch", post(routes_players::rematch))
         .route("/api/me", get(routes_players::me).post(routes_players::set_name))
-        .route("/api/me/password", post(routes_players::set_password))
-        .route("/api/login", post(routes_players::login))
+        .route("/api/me/password", post(routes_players::set_password).layer(accounts()))
+        .route("/api/login", post(routes_players::login).layer(accounts()))
         .route("/api/logout", post(routes_players::logout))
         .route("/api/players/{id}", get(routes_players::player))
         .route("/api/leaderboard", get(routes_players::leaderboard))
         .route("/api/lobby", get(routes_players::lobby))
-        .route("/api/seeks", post(routes_players::create_seek))
+        .route("/api/seeks", post(routes_players::create_seek).layer(layer(seeks)))
         .route("/api/seeks/{id}", axum::routing::delete(routes_players::cancel_seek))
         .route("/api/seeks/{id}/accept", post(routes_players::accept_seek))
         .fallback(routes::not_found)

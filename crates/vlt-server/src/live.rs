@@ -62,7 +62,15 @@ impl LiveGame {
         }
         v.players = Players { b: self.players[0].clone(), a: self.players[1].clone() };
         v.rated = self.row.rated;
-        v.clock = self.row.clock.map(|c| c.view(now_ms(), self.abort_ms));
+        let over = self.over();
+        v.clock = self.row.clock.map(|c| {
+            let mut view = c.view(now_ms(), self.abort_ms);
+            // A game that is over awaits no first move (its stopped clock cannot tell).
+            if over {
+                view.abort_in_ms = None;
+            }
+            view
+        });
         v.takeback = self.takeback;
         v.rematch = self.rematch.clone();
         v

@@ -353,3 +353,90 @@ async fn new_games_are_rate_limited_per_address() {
     assert_eq!(st, 201);
     assert!(srv.health().await);
 }
+
+/// The cookie a `Set-Cookie` answer gives, as a `Cookie` header.
+fn cookie_of(r: &reqwest::Response) -> String {
+    let set = r.headers().get("set-cookie").expect("a cookie").to_str().unwrap();
+    set.split(';').next().unwrap().to_string()
+}
+
+/// Posts `body` to `path` as the player of `cookie`: the status and the `Retry-After` header.
+async fn post_as(srv: &Srv, path: &str, cookie: &str, body: &str, from: &str) -> (u16, Option<u64>, Value) {
+    let r = srv
+        .http
+        .post(format!("{}{path}", srv.base))
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .header("x-forwarded-for", from)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let wait = r.headers().get("retry-after").map(|v| v.to_str().unwrap().parse().unwrap());
+    (r.status().as_u16(), wait, r.json().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeks_and_account_requests_are_rate_limited_per_address() {
+    let srv = start(Edge {
+        seeks_rate: Rate { per_minute: 6, burst: 2 },
+        accounts_rate: Rate { per_minute: 2, burst: 2 },
+        ..Edge::default()
+    })
+    .await;
+    let mut cookies = Vec::new();
+    for name in ["seeker", "other"] {
+        let r = srv
+            .http
+            .post(format!("{}/api/me", srv.base))
+            .header("content-type", "application/json")
+            .body(json!({ "name": name }).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        cookies.push(cookie_of(&r));
+    }
+    let seek = r#"{"clock":null,"rated":false,"colour":"random"}"#;
+    let here = "198.51.100.1";
+    for _ in 0..2 {
+        assert_eq!(post_as(&srv, "/api/seeks", &cookies[0], seek, here).await.0, 201);
+    }
+    // The third within the burst is refused, whoever posts it from this address.
+    let (st, wait, e) = post_as(&srv, "/api/seeks", &cookies[1], seek, here).await;
+    assert_eq!(st, 429, "{e}");
+    assert!((1..=11).contains(&wait.unwrap()), "{wait:?}");
+    assert!(e["error"].as_str().unwrap().contains("too many seeks"), "{e}");
+    // Another address posts; the lobby holds exactly the seeks that were let through.
+    assert_eq!(post_as(&srv, "/api/seeks", &cookies[1], seek, "198.51.100.2").await.0, 201);
+    let lobby: Value =
+        srv.http.get(format!("{}/api/lobby", srv.base)).send().await.unwrap().json().await.unwrap();
+    assert_eq!(lobby["seeks"].as_array().unwrap().len(), 3, "{lobby}");
+
+    // Sign-ups and log-ins share one quota per address: two, then 429 for either.
+    let pw = r#"{"password":"correct horse"}"#;
+    assert_eq!(post_as(&srv, "/api/me/password", &cookies[0], pw, here).await.0, 200);
+    let login = r#"{"name":"seeker","password":"wrong password"}"#;
+    assert_eq!(post_as(&srv, "/api/login", "", login, here).await.0, 403);
+    let (st, wait, e) = post_as(&srv, "/api/login", "", login, here).await;
+    assert_eq!(st, 429, "{e}");
+    assert!((1..=31).contains(&wait.unwrap()), "{wait:?}");
+    assert!(e["error"].as_str().unwrap().contains("too many sign-ups and log-ins"), "{e}");
+    let (st, _, e) = post_as(&srv, "/api/me/password", &cookies[1], pw, here).await;
+    assert_eq!(st, 429, "{e}");
+    // The refused sign-up made no account: the other player still has none.
+    let me: Value = srv
+        .http
+        .get(format!("{}/api/me", srv.base))
+        .header("cookie", &cookies[1])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["player"]["account"], false, "{me}");
+    // Another address still logs in.
+    let good = r#"{"name":"seeker","password":"correct horse"}"#;
+    assert_eq!(post_as(&srv, "/api/login", "", good, "198.51.100.3").await.0, 200);
+}

@@ -225,6 +225,7 @@ async fn a_clock_falls_with_no_request_arriving_and_survives_a_restart() {
     assert_eq!(g["result"]["winner"], "B");
     assert_eq!(g["clock"]["a_ms"], 0);
     assert!(g["clock"]["running"].is_null());
+    assert!(g["clock"]["abort_in_ms"].is_null(), "a game that is over awaits no first move: {g}");
     let (st, _) = s.post(&mut a, &format!("/api/games/{id}/move"), json!({"move": "1A"})).await;
     assert_eq!(st, 409);
 

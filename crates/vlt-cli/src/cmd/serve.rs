@@ -53,6 +53,13 @@ pub struct Args {
     /// limit (0-1000000). Behind a proxy on this machine, the address it forwards counts.
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     games_per_minute: u32,
+    /// Lobby seeks one address may post per minute, on average; 0 for no limit (0-1000000).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    seeks_per_minute: u32,
+    /// Sign-ups and log-ins one address may make per minute, on average (each costs an argon2
+    /// hash); 0 for no limit (0-1000000).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    accounts_per_minute: u32,
 }
 
 fn default_db() -> PathBuf {
@@ -86,6 +93,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         max_connections: a.max_connections as usize,
         max_connections_per_address: a.max_connections_per_address as usize,
         games_rate: Rate { per_minute: a.games_per_minute, burst: a.games_per_minute.div_ceil(2) },
+        seeks_rate: Rate { per_minute: a.seeks_per_minute, burst: a.seeks_per_minute.div_ceil(2) },
+        accounts_rate: Rate { per_minute: a.accounts_per_minute, burst: a.accounts_per_minute.div_ceil(2) },
         ..defaults
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
