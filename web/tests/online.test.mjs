@@ -50,6 +50,7 @@ test('a seek made in one browser and accepted in another: names, ratings, clocks
   await named(one.page, 'Ann');
   await seek(one.page, { tc: '5+0', colour: 'B' });
   assert.match(await one.page.locator('#seek-list li.own').textContent(), /Ann.*5\+0.*Rated/);
+  assert.match(await one.page.locator('#seeking').textContent(), /starts as soon as someone accepts/);
   await shot(one.page, '51-lobby-seek-desktop');
   await named(two.page, 'Bo');
   await two.page.locator('#seek-list li.seek', { hasText: 'Ann' }).waitFor();
@@ -137,6 +138,9 @@ test('a seek made in one browser and accepted in another: names, ratings, clocks
   // Ended here, so that no clock runs on after the tests.
   await one.page.locator('#resign').click();
   await two.page.locator('#result').waitFor();
+  // The home page's recent games name the opponent.
+  await one.page.goto(URL);
+  assert.match(await one.page.locator('#recent li').first().textContent(), /vs Bo, online.*You lost/);
   for (const p of [one, two, three]) assert.deepEqual(p.errors, []);
   await Promise.all([one.ctx.close(), two.ctx.close(), three.ctx.close()]);
 });
@@ -292,6 +296,15 @@ test('accounts: a password keeps the name, another device logs in, renames and l
   assert.match(await two.page.locator('#me-btn').getAttribute('aria-label'), /Choose a name/);
   await one.page.reload();
   await one.page.waitForFunction(() => document.querySelector('#me-name').textContent === 'Keeper 2');
+  // The lobby also makes an invitation link with its choices: here 10+5, casual.
+  await one.page.goto(`${URL}/#/lobby`);
+  await one.page.locator('input[name=tc][value="10+5"]').check();
+  await one.page.locator('input[name=rated][value=casual]').check();
+  await one.page.locator('#invite-create').click();
+  await one.page.waitForURL(/#\/g\//);
+  assert.match(await one.page.locator('#invite-link').inputValue(), /#\/j\/[0-9a-f]+$/);
+  assert.equal(await one.page.locator('#player-bottom .clock').textContent(), '10:00');
+  assert.match(await one.page.locator('#player-bottom').textContent(), /Keeper 2/);
   assert.deepEqual(one.errors, []);
   // The one refusal was the wrong password's 403.
   assert.deepEqual(

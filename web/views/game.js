@@ -451,8 +451,16 @@ export async function viewGame(id, setCleanup) {
         }
         if (browsing === null) board.markLast(v.plies[v.plies.length - 1]);
         draw();
-        if (token || mySide())
-          recent.note(id, { mode: v.mode, level: v.level, side: seat === 'both' ? null : seat, result: v.result });
+        if (token || mySide()) {
+          const opponent = mySide() && v.players?.[mySide() === 'B' ? 'A' : 'B']?.name;
+          recent.note(id, {
+            mode: v.mode,
+            level: v.level,
+            side: seat === 'both' ? null : seat,
+            result: v.result,
+            opponent,
+          });
+        }
         if (v.result && had && !wasOver) {
           say(resultText(v.result));
           sound.end();

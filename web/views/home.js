@@ -31,7 +31,7 @@ export async function startGame(req) {
 export function opponentText(g) {
   if (g.mode === 'computer') return t('recent.computer', { n: g.level ?? '?' });
   if (g.mode === 'local') return t('mode.local');
-  if (g.mode === 'online') return t('recent.online');
+  if (g.mode === 'online') return g.opponent ? t('recent.vs', { name: g.opponent }) : t('recent.online');
   return t('recent.game');
 }
 

@@ -40,6 +40,7 @@ export function playerTag(card) {
 export async function viewLobby(setCleanup) {
   await me.load();
   const err = h('p', { class: 'error', role: 'alert', id: 'lobby-error' });
+  const waiting = h('p', { class: 'seeking', id: 'seeking', hidden: true }, t('lobby.seeking'));
   const tcTile = (key) => {
     const c = clockFor(key, 3);
     return h(
@@ -81,6 +82,7 @@ export async function viewLobby(setCleanup) {
       h('button', { type: 'submit', id: 'seek-create', class: 'primary big' }, t('lobby.seek')),
       h('button', { type: 'button', id: 'invite-create', onclick: () => invite() }, t('lobby.invite')),
     ),
+    waiting,
     err,
   );
   const choice = () => {
@@ -211,6 +213,7 @@ export async function viewLobby(setCleanup) {
       const fresh = known ? l.mine.filter((g) => !known.has(g)) : [];
       const had = mySeeks.length;
       mySeeks = l.seeks.filter((s) => s.player.id === id);
+      waiting.hidden = !mySeeks.length;
       if (fresh.length && had) {
         location.hash = `#/g/${fresh[0]}`;
         return;
