@@ -1,6 +1,7 @@
 // The page under its own content security policy (everything from the server, nothing inline, no
-// eval): a game on one screen and an online game over WebSockets, played by clicks, with no
-// policy violation and no error. Only locators here: Playwright's waitForFunction needs eval.
+// eval): a game on one screen and an online game over WebSockets, played by clicks, the lobby,
+// a player page and the leaderboard, with no policy violation and no error. Only locators here:
+// Playwright's waitForFunction needs eval.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { URL, newPage, start } from './harness.mjs';
@@ -42,6 +43,19 @@ test('the page works under its content security policy', async () => {
     assert.deepEqual(await p.evaluate(() => window.__violations), []);
     assert.equal(await p.evaluate(() => window.__sockets.filter((s) => s.readyState === 1).length), 1);
   }
+  // The lobby, a name, a seek withdrawn, a player page with its chart code, the leaderboard.
+  await friend.page.goto(`${URL}/#/lobby`);
+  await friend.page.locator('#welcome-input').fill('Strict');
+  await friend.page.locator('#welcome-save').click();
+  await friend.page.locator('#seek-create').click();
+  await friend.page.locator('#seek-list li.own .cancel-seek').click();
+  await friend.page.locator('#seek-list li.own').waitFor({ state: 'detached' });
+  await friend.page.locator('#me-btn').click();
+  await friend.page.locator('#my-page').click();
+  await friend.page.locator('#player-name').waitFor();
+  await friend.page.goto(`${URL}/#/leaderboard`);
+  await friend.page.locator('.leaderboard').waitFor();
+  assert.deepEqual(await friend.page.evaluate(() => window.__violations), []);
   assert.deepEqual(errors, []);
   assert.deepEqual(friend.errors, []);
   await friend.ctx.close();

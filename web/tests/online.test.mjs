@@ -112,6 +112,9 @@ test('a seek made in one browser and accepted in another: names, ratings, clocks
   assert.equal(await one.page.locator('#result-title').textContent(), 'You won');
   assert.equal(await two.page.locator('#result-title').textContent(), 'You lost');
   assert.equal(await three.page.locator('#result-title').textContent(), 'Ann wins');
+  // What the result did to each rating, beside it: up for the winner, down for the loser.
+  assert.match(await one.page.locator('#player-bottom .change.up').textContent(), /^\+\d+$/);
+  assert.match(await one.page.locator('#player-top .change.down').textContent(), /^−\d+$/);
   assert.equal(await one.page.locator('#takeback:visible').count(), 0);
   // The rematch: offered by Ann, accepted by Bo: both pages open it, colours swapped.
   await one.page.locator('#rematch').click();

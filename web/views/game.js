@@ -141,6 +141,7 @@ export async function viewGame(id, setCleanup) {
   let pollTimer = null;
   let presence = null; // seats with someone connected, when the server says
   const evals = new Map(); // position -> {future: for B, exact}: one value per position
+  const ratedFrom = {}; // the players' ratings while the game went on, to show what its end changed
   const board = new Board(boardBox, (hole) => pick(hole), { flip: flips.get(id) === '1' });
   let flipChosen = flips.get(id) != null;
   const mySide = () => (seat === 'A' || seat === 'B' ? seat : null);
@@ -176,8 +177,11 @@ export async function viewGame(id, setCleanup) {
       [bottomP, topSide === 'A' ? 'B' : 'A'],
     ]) {
       const shown = view.mode === 'online' && seat !== p && seatOf(p) === 'taken' && presence;
+      const card = view.players?.[p] || null;
+      if (card && !view.result) ratedFrom[p] = card.rating;
       fillPanel(el, p, {
-        card: view.players?.[p] || null,
+        card,
+        change: card && view.result && view.rated && ratedFrom[p] != null ? card.rating - ratedFrom[p] : null,
         label: nameOf(p),
         caps: caps[p],
         toMove,
@@ -462,6 +466,7 @@ export async function viewGame(id, setCleanup) {
           });
         }
         if (v.result && had && !wasOver) {
+          notice.textContent = ''; // a low-time warning or a refusal is old news now
           say(resultText(v.result));
           sound.end();
         }

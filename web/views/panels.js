@@ -28,11 +28,12 @@ export function nameLink(card, cls = 'name') {
 // Fills panel `el` for side `p`: `card` the player known by name (or null, then `label` says who
 // it is: "You", "Friend", "Computer · level 3"), `caps` the side's captures, `presence` true,
 // false or null (not shown).
-export function fillPanel(el, p, { card, label, caps, toMove, presence, clocked }) {
+// `change` is what the game's end did to the rating, when known.
+export function fillPanel(el, p, { card, change = null, label, caps, toMove, presence, clocked }) {
   el.dataset.player = p;
   el.querySelector('.side').textContent = p;
   const who = el.querySelector('.who');
-  const key = card ? `${card.id}\n${card.name}\n${ratingText(card)}` : `\n${label}`;
+  const key = card ? `${card.id}\n${card.name}\n${ratingText(card)}\n${change}` : `\n${label}`;
   if (who.dataset.key !== key) {
     who.dataset.key = key;
     who.replaceChildren(
@@ -40,6 +41,13 @@ export function fillPanel(el, p, { card, label, caps, toMove, presence, clocked 
         ? [
             nameLink(card),
             h('span', { class: 'rating', 'aria-label': t('rating.label', { r: ratingText(card) }) }, ratingText(card)),
+            change == null
+              ? null
+              : h(
+                  'span',
+                  { class: `change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}` },
+                  change > 0 ? `+${change}` : change < 0 ? `−${-change}` : '±0',
+                ),
           ]
         : [h('span', { class: 'name' }, label)]),
     );
