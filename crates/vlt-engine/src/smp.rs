@@ -67,9 +67,7 @@ fn iterate(
         if depth > first
             && (sh.stop.is_stopped()
                 || sh.abort.load(Ordering::Relaxed)
-                || (timed
-                    && (!sh.budget.may_start_iteration(elapsed)
-                        || !sh.budget.may_finish_iteration(elapsed, last, before))))
+                || (timed && !sh.budget.may_iterate(elapsed, last, before)))
         {
             break;
         }

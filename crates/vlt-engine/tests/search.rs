@@ -199,6 +199,20 @@ fn limits_are_respected() {
     assert_eq!(seen, vec![1, 2, 3, 4, 5]);
 }
 
+/// A fixed time a move is spent: iterations start until 85 % of it is used (a cut-off one still
+/// answers), so a search that proves nothing never returns before that share, whatever the load.
+#[test]
+fn a_fixed_movetime_is_spent_to_its_last_start() {
+    let game = Game::default(); // 60 stones: nothing is proven within the time
+    let mut e = Engine::new(EngineConfig { hash_mb: 8, ..EngineConfig::default() });
+    let movetime = Duration::from_millis(200);
+    let t = std::time::Instant::now();
+    let r = search(&mut e, &game, Limits { movetime: Some(movetime), ..Limits::default() });
+    let spent = t.elapsed();
+    assert!(!r.info.exact);
+    assert!(spent >= movetime * 85 / 100, "returned after {spent:?} of {movetime:?}");
+}
+
 #[test]
 fn no_result_when_the_game_is_over() {
     let over = Game::new("0,0,0,0,0,0/0,0,0,0,0,0 B 30 30".parse().unwrap());
