@@ -33,7 +33,6 @@ pub mod listen;
 pub mod live;
 pub mod loadtest;
 pub mod lobby;
-mod migrations;
 mod offers;
 pub mod players;
 pub mod public;

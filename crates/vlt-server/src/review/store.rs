@@ -1,10 +1,11 @@
 //! Stored reviews: one row a game, with the moves it judged, so that a game whose moves changed
 //! since (a takeback in a local game) is reviewed again rather than shown a stale review.
 
-use crate::store::{Store, StoreError, now};
+use crate::store::sqlite::SqliteStore;
+use crate::store::{StoreError, now};
 use rusqlite::{OptionalExtension, params};
 
-impl Store {
+impl SqliteStore {
     /// Stores (or replaces) the review of game `id`, made for the moves `moves`.
     ///
     /// # Errors

@@ -1,103 +1,19 @@
-//! The SQLite store: games, their moves and the seats' tokens. Every write is one transaction that
-//! is committed (with `synchronous = FULL`) before the server answers, so a server killed at any
-//! moment loses no acknowledged move. The schema is versioned by `PRAGMA user_version` and migrated
-//! forward on open, one numbered step at a time.
+//! The SQLite store (the embedded default): games, their moves and the seats' tokens. Every write
+//! is one transaction that is committed (with `synchronous = FULL`) before the server answers, so a
+//! server killed at any moment loses no acknowledged move. The schema is versioned by `PRAGMA
+//! user_version` and migrated forward on open, one numbered step at a time.
 
+#[cfg(test)]
+use super::sqlite_migrations::SCHEMA_VERSION;
+use super::sqlite_migrations::migrate;
+use super::{Extra, GameRow, StoreError, Summary, now};
 use crate::clock::Clock;
-use crate::kinds::{Forfeit, Mode, Side, StoredResult};
+use crate::kinds::{Forfeit, Side, StoredResult};
 use crate::view::ResultView;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, mpsc};
 use vlt_core::GameResult;
-
-pub use crate::migrations::SCHEMA_VERSION;
-use crate::migrations::migrate;
-
-/// Why a store operation failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// SQLite failed.
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// The group transaction holding this write could not start or commit.
-    #[error("database: {0}")]
-    Commit(String),
-    /// The file was written by a newer build.
-    #[error("database schema version {found} is newer than this program's {supported}")]
-    TooNew {
-        /// The file's version.
-        found: usize,
-        /// Ours.
-        supported: usize,
-    },
-}
-
-/// A game's row: everything but the moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    /// Random identifier, used in URLs.
-    pub id: String,
-    /// How the game is played.
-    pub mode: Mode,
-    /// The start position (N2).
-    pub start: String,
-    /// The computer's level (computer games).
-    pub level: Option<u8>,
-    /// The computer's seat (computer games).
-    pub computer: Option<Side>,
-    /// The hash of the token holding seat B, if taken by token.
-    pub token_b: Option<String>,
-    /// The hash of the token holding seat A, if taken by token.
-    pub token_a: Option<String>,
-    /// The player sitting at B, if known.
-    pub player_b: Option<String>,
-    /// The player sitting at A, if known.
-    pub player_a: Option<String>,
-    /// Whether the result changes the players' ratings.
-    pub rated: bool,
-    /// The clock, for a game with a time control.
-    pub clock: Option<Clock>,
-    /// Whether the game was aborted (no first move in time): over, without a result.
-    pub aborted: bool,
-    /// The seat that resigned or ran out of time, if any.
-    pub resigned: Option<Forfeit>,
-    /// Whether the game has ended.
-    pub finished: bool,
-    /// The result, once finished.
-    pub result: Option<StoredResult>,
-    /// Creation time, seconds since the Unix epoch.
-    pub created: i64,
-    /// Last change, seconds since the Unix epoch.
-    pub updated: i64,
-    /// Record tags kept from an import (JSON array of pairs).
-    pub tags: String,
-}
-
-/// A finished game in the archive list.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Summary {
-    /// The game's id.
-    pub id: String,
-    /// How it was played.
-    pub mode: Mode,
-    /// Its result in parts, for a page to say in its own language.
-    pub outcome: Option<ResultView>,
-    /// Number of moves.
-    pub moves: i64,
-    /// Last change, seconds since the Unix epoch.
-    pub updated: i64,
-}
-
-/// What a move or an ending writes besides the moves and result.
-#[derive(Clone, Debug, Default)]
-pub struct Extra {
-    /// The clock after the change.
-    pub clock: Option<Clock>,
-    /// For a rated game: its players, B then A, whose ratings the result changes.
-    pub rated: Option<[String; 2]>,
-}
 
 /// A write waiting for its turn: runs inside the batch's transaction and answers with the number
 /// of rows it changed.
@@ -112,14 +28,14 @@ struct Pending {
 /// writes committed in groups: whoever takes the connection commits every write queued so far in
 /// one transaction, each inside its own savepoint (so one failing write fails alone), with one
 /// fsync for the lot. Each writer still returns only after the commit that holds its write.
-pub struct Store {
+pub struct SqliteStore {
     conn: Mutex<Connection>,
     queue: Mutex<Vec<Pending>>,
 }
 
-impl std::fmt::Debug for Store {
+impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").finish_non_exhaustive()
+        f.debug_struct("SqliteStore").finish_non_exhaustive()
     }
 }
 
@@ -173,31 +89,26 @@ fn owner_only(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Seconds since the Unix epoch.
-pub fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
-impl Store {
+impl SqliteStore {
     /// Opens (creating if needed) the database at `path` and migrates it to [`SCHEMA_VERSION`].
     ///
     /// # Errors
     /// [`StoreError`] when the file cannot be opened, is not a database, or is from a newer build.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         owner_only(path).map_err(|e| StoreError::Commit(format!("{}: {e}", path.display())))?;
         let conn = Connection::open(path)?;
-        Store::init(conn)
+        SqliteStore::init(conn)
     }
 
     /// An in-memory database (for tests).
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
-    pub fn in_memory() -> Result<Store, StoreError> {
-        Store::init(Connection::open_in_memory()?)
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::init(Connection::open_in_memory()?)
     }
 
-    fn init(mut conn: Connection) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection) -> Result<SqliteStore, StoreError> {
         // WAL lets readers go on during a write; FULL syncs the log at every commit, which is
         // what "committed before acknowledged" needs even across a power cut.
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -205,7 +116,7 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrate(&mut conn)?;
-        Ok(Store { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()) })
+        Ok(SqliteStore { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()) })
     }
 
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -315,7 +226,7 @@ impl Store {
         self.append_moves_with(id, first, moves, result, &Extra::default())
     }
 
-    /// [`Store::append_moves`], also writing the clock and, when the game ends rated, both
+    /// [`SqliteStore::append_moves`], also writing the clock and, when the game ends rated, both
     /// players' new ratings, in the same transaction.
     ///
     /// # Errors
@@ -341,7 +252,7 @@ impl Store {
                 params![id, result.is_some(), result.map(StoredResult), now(), extra.clock],
             )?;
             if let (Some(r), Some(players)) = (result, &extra.rated) {
-                crate::accounts::rate(tx, &id, players, r)?;
+                super::sqlite_players::rate(tx, &id, players, r)?;
             }
             Ok(n)
         })?;
@@ -406,7 +317,7 @@ impl Store {
                 params![id, forfeit, StoredResult(result), now(), extra.clock],
             )?;
             if let Some(players) = &extra.rated {
-                crate::accounts::rate(c, &id, players, result)?;
+                super::sqlite_players::rate(c, &id, players, result)?;
             }
             Ok(n)
         })?;
@@ -532,6 +443,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kinds::Mode;
 
     fn row(id: &str) -> GameRow {
         GameRow {
@@ -560,7 +472,7 @@ mod tests {
     fn migrates_to_the_latest_version_and_reopens() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let s = Store::open(&path).unwrap();
+        let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
         #[cfg(unix)]
         {
@@ -570,7 +482,7 @@ mod tests {
         }
         s.insert_game(&row("g1"), &["1B".into()]).unwrap();
         drop(s);
-        let s = Store::open(&path).unwrap();
+        let s = SqliteStore::open(&path).unwrap();
         let (r, moves) = s.load("g1").unwrap().unwrap();
         assert_eq!(r, row("g1"));
         assert_eq!(moves, vec!["1B".to_string()]);
@@ -583,7 +495,7 @@ mod tests {
         {
             // A file at version 1, as the first release wrote it.
             let c = Connection::open(&path).unwrap();
-            c.execute_batch(crate::migrations::MIGRATIONS[0]).unwrap();
+            c.execute_batch(crate::store::sqlite_migrations::MIGRATIONS[0]).unwrap();
             c.pragma_update(None, "user_version", 1).unwrap();
             c.execute(
                 "INSERT INTO games (id, mode, start, token_b, created, updated)
@@ -592,7 +504,7 @@ mod tests {
             )
             .unwrap();
         }
-        let s = Store::open(&path).unwrap();
+        let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
         let old = s.load("old").unwrap().unwrap().0;
         assert_eq!(old.tags, "[]");
@@ -605,12 +517,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.db");
         Connection::open(&path).unwrap().pragma_update(None, "user_version", 99).unwrap();
-        assert!(matches!(Store::open(&path), Err(StoreError::TooNew { found: 99, .. })));
+        assert!(matches!(SqliteStore::open(&path), Err(StoreError::TooNew { found: 99, .. })));
     }
 
     #[test]
     fn a_seat_is_taken_once_and_moves_append_and_truncate() {
-        let s = Store::in_memory().unwrap();
+        let s = SqliteStore::in_memory().unwrap();
         s.insert_game(&row("g"), &[]).unwrap();
         assert!(s.take_seat("g", Side::A, "t1", None, None).unwrap());
         assert!(!s.take_seat("g", Side::A, "t2", None, None).unwrap());
@@ -639,7 +551,7 @@ mod tests {
     #[test]
     fn concurrent_writes_are_grouped_and_a_failing_one_fails_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let s = std::sync::Arc::new(Store::open(&dir.path().join("g.db")).unwrap());
+        let s = std::sync::Arc::new(SqliteStore::open(&dir.path().join("g.db")).unwrap());
         for t in 0..8 {
             s.insert_game(&row(&format!("g{t}")), &[]).unwrap();
         }
@@ -662,7 +574,7 @@ mod tests {
             t.join().unwrap();
         }
         drop(s);
-        let s = Store::open(&dir.path().join("g.db")).unwrap();
+        let s = SqliteStore::open(&dir.path().join("g.db")).unwrap();
         for t in 0..8 {
             let moves = s.load(&format!("g{t}")).unwrap().unwrap().1;
             assert_eq!(moves.len(), 25);

@@ -1,7 +1,7 @@
 //! The schema's numbered migrations: migration `i` brings a database from version `i` to `i + 1`
 //! (`PRAGMA user_version`), each in its own transaction, applied in order on open.
 
-use crate::store::StoreError;
+use super::StoreError;
 use rusqlite::{Connection, params};
 
 /// Schema migrations, in order: migration `i` brings the schema from version `i` to `i + 1`.
