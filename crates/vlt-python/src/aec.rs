@@ -5,15 +5,19 @@
 //! The attributes PettingZoo's conventions name (`agents`, `rewards`, `_cumulative_rewards`,
 //! `terminations`, `truncations`, `infos`, `agent_selection`) are ordinary Python objects that
 //! `AECEnv`'s own helpers (`_was_dead_step`, `_accumulate_rewards`) and callers read and change;
-//! the steps here update them as the Python code of such an environment would.
+//! the steps here update them as the Python code of such an environment would. Which steps are
+//! dead ones (after the end or the cut) the environment tells from its own record of the end, as
+//! it set those dicts, without reading them back.
 
+use crate::callconv;
 use crate::env::{Core, GOING, ILLEGAL, Reward, legal_tuple, max_moves_arg};
 use crate::position::PyPosition;
 use crate::recycle::{Dicts, Tuple};
 use crate::value_error;
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PySuper, PyTuple, PyType};
+use std::ffi::CStr;
 use vlt_core::{Player, Position};
 
 /// An action given from Python: an int, a numpy integer, or anything `int()` takes.
@@ -24,6 +28,106 @@ pub(crate) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
 }
 
+/// `d[key]`: straight from the dict for the exact dicts the environment makes (no Python protocol
+/// to go through), Python's subscript for anything a caller put in their place.
+fn dict_get<'py>(d: &Bound<'py, PyAny>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(dict) = d.cast_exact::<PyDict>()
+        && let Some(v) = dict.get_item(key)?
+    {
+        return Ok(v);
+    }
+    d.get_item(key)
+}
+
+/// `d[key] = value`, as `dict_get` reads.
+fn dict_set<'py>(
+    d: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyAny>,
+    value: impl IntoPyObject<'py>,
+) -> PyResult<()> {
+    match d.cast_exact::<PyDict>() {
+        Ok(dict) => dict.set_item(key, value),
+        Err(_) => d.set_item(key, value),
+    }
+}
+
+/// `AecCore.step(action)` (see `callconv` for how these three are called).
+struct Step;
+
+impl callconv::Named for Step {
+    const NAME: &'static CStr = c"step";
+    const DOC: &'static CStr =
+        c"step($self, action, /)\n--\n\nPlays the action of the agent to move (`None` once its game is over).";
+}
+
+impl callconv::Method1 for Step {
+    fn call<'py>(slf: &Bound<'py, PyAny>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        AecCore::step_impl(slf.cast::<AecCore>()?, action)?;
+        Ok(slf.py().None().into_bound(slf.py()))
+    }
+}
+
+/// `AecCore.last(observe=True)`.
+struct Last;
+
+impl callconv::Named for Last {
+    const NAME: &'static CStr = c"last";
+    const DOC: &'static CStr = c"last($self, observe=True)\n--\n\n`(observation, cumulative reward, termination, truncation, info)` of the agent to move\n(the observation `None` when `observe` is false).";
+}
+
+impl callconv::MethodKw for Last {
+    fn call<'py>(
+        slf: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut observe = match args.len() {
+            0 => None,
+            1 => Some(args.get_item(0)?),
+            n => return Err(PyTypeError::new_err(format!("last() takes at most 1 argument ({n} given)"))),
+        };
+        for (key, value) in kwargs.into_iter().flatten() {
+            if key.ne("observe")? {
+                return Err(PyTypeError::new_err(format!(
+                    "last() got an unexpected keyword argument {}",
+                    key.repr()?
+                )));
+            }
+            if observe.replace(value).is_some() {
+                return Err(PyTypeError::new_err("last() got multiple values for argument 'observe'"));
+            }
+        }
+        let observe = observe.map_or(Ok(true), |o| o.extract::<bool>())?;
+        Ok(slf.cast::<AecCore>()?.borrow_mut().last(slf.py(), observe)?.into_any())
+    }
+}
+
+/// `AecCore.legal_actions()`.
+struct LegalActions;
+
+impl callconv::Named for LegalActions {
+    const NAME: &'static CStr = c"legal_actions";
+    const DOC: &'static CStr =
+        c"legal_actions($self, /)\n--\n\nThe legal actions (0-5) of the agent to move, ascending.";
+}
+
+impl callconv::Method0 for LegalActions {
+    fn call<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let bits = slf.cast::<AecCore>()?.borrow().core.legal_bits();
+        Ok(legal_tuple(slf.py(), bits).into_any())
+    }
+}
+
+/// The methods above, put on `cls`.
+fn install(cls: &Bound<'_, PyType>) -> PyResult<()> {
+    let core = cls.py().get_type::<AecCore>();
+    callconv::install(
+        cls,
+        &core,
+        [callconv::one_arg::<Step>(), callconv::with_keywords::<Last>(), callconv::no_args::<LegalActions>()],
+    )
+}
+
 /// The two agents' state for PettingZoo (see the module's doc).
 #[pyclass(subclass, module = "vlt._vlt")]
 pub struct AecCore {
@@ -31,6 +135,8 @@ pub struct AecCore {
     win: bool,
     max_moves: usize,
     started: bool,
+    /// The game is over or cut: every agent is terminated or truncated, and a step is a dead one.
+    done: bool,
     /// "player_0" (B) and "player_1" (A), interned.
     names: [Py<PyString>; 2],
     /// Each agent's recycled observation dicts.
@@ -85,6 +191,93 @@ impl AecCore {
     fn name(&self, py: Python<'_>, player: Player) -> Py<PyAny> {
         self.names[player.index()].clone_ref(py).into_any()
     }
+
+    /// `last`: `(observation, cumulative reward, termination, truncation, info)` of the agent to
+    /// move (the observation `None` when `observe` is false).
+    fn last<'py>(&mut self, py: Python<'py>, observe: bool) -> PyResult<Bound<'py, PyTuple>> {
+        let agent = self.agent_selection.bind(py).clone();
+        if agent.is_none() {
+            return Err(PyRuntimeError::new_err("reset() must be called before last()"));
+        }
+        let obs = if observe { self.observe(&agent)?.into_any() } else { py.None().into_bound(py) };
+        let of = |d: &Py<PyAny>| dict_get(d.bind(py), &agent);
+        let items = [
+            obs,
+            of(&self.cumulative_rewards)?,
+            of(&self.terminations)?,
+            of(&self.truncations)?,
+            of(&self.infos)?,
+        ];
+        self.result.fill(py, items)
+    }
+
+    /// `step`: plays the action of the agent to move (`None` once its game is over).
+    fn step_impl(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let mut me = slf.borrow_mut();
+        if !me.started {
+            return Err(PyRuntimeError::new_err("reset() must be called before step()"));
+        }
+        // The environment's own record of the end (every agent terminated or truncated together)
+        // tells a dead step, not a look-up in the dicts.
+        if me.done {
+            drop(me);
+            slf.call_method1(pyo3::intern!(py, "_was_dead_step"), (action,))?;
+            return Ok(());
+        }
+        if action.is_none() {
+            return Err(value_error("action: None is only for an agent whose game is over"));
+        }
+        let action = action_arg(action)?;
+        let agent = me.agent_selection.bind(py).clone();
+        let other = me.names[1 - me.index(&agent)?].bind(py).clone().into_any();
+        let (status, captured) = me.core.step(action);
+        let rewards = me.rewards.bind(py).clone();
+        let cumulative = me.cumulative_rewards.bind(py).clone();
+        let c = i64::from(captured);
+        if status == GOING {
+            if me.win {
+                dict_set(&cumulative, &agent, 0i64)?;
+            } else {
+                // As `_cumulative_rewards[agent] = 0`, the rewards, then `_accumulate_rewards()`.
+                dict_set(&rewards, &agent, c)?;
+                dict_set(&rewards, &other, -c)?;
+                dict_set(&cumulative, &agent, c)?;
+                let theirs = dict_get(&cumulative, &other)?.sub(c)?;
+                dict_set(&cumulative, &other, &theirs)?;
+            }
+            if me.core.plies() >= me.max_moves {
+                me.truncations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
+                me.done = true;
+            }
+            me.agent_selection = me.name(py, me.core.position().to_move());
+            return Ok(());
+        }
+        let (mine, theirs) = if status == ILLEGAL {
+            let info = PyDict::new(py);
+            info.set_item("illegal", true)?;
+            me.infos.bind(py).set_item(&agent, info)?;
+            let loss = if me.win { 1 } else { i64::from(me.core.position().stones_on_board()) };
+            (-loss, loss)
+        } else if me.win {
+            let mover = Player::from_index(me.index(&agent)?);
+            match me.core.winner() {
+                None => (0, 0),
+                Some(w) if w == mover => (1, -1),
+                Some(_) => (-1, 1),
+            }
+        } else {
+            (c, -c)
+        };
+        rewards.set_item(&agent, mine)?;
+        rewards.set_item(&other, theirs)?;
+        cumulative.set_item(&agent, 0)?;
+        me.terminations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
+        me.done = true;
+        drop(me);
+        slf.call_method0(pyo3::intern!(py, "_accumulate_rewards"))?;
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -108,6 +301,7 @@ impl AecCore {
             win,
             max_moves,
             started: false,
+            done: false,
             names: [PyString::intern(py, "player_0").unbind(), PyString::intern(py, "player_1").unbind()],
             observations: [Dicts::new(true), Dicts::new(true)],
             result: Tuple::new(),
@@ -141,6 +335,7 @@ impl AecCore {
         self.infos = self.both(py, || Ok(PyDict::new(py).into_any()))?;
         self.agent_selection = self.name(py, self.core.position().to_move());
         self.started = true;
+        self.done = false;
         Ok(())
     }
 
@@ -152,93 +347,14 @@ impl AecCore {
         self.observations[i].take(agent.py(), &obs, &mask)
     }
 
-    /// `(observation, cumulative reward, termination, truncation, info)` of the agent to move
-    /// (the observation `None` when `observe` is false).
-    #[pyo3(signature = (observe = true))]
-    fn last<'py>(&mut self, py: Python<'py>, observe: bool) -> PyResult<Bound<'py, PyTuple>> {
-        let agent = self.agent_selection.bind(py).clone();
-        if agent.is_none() {
-            return Err(PyRuntimeError::new_err("reset() must be called before last()"));
-        }
-        let obs = if observe { self.observe(&agent)?.into_any() } else { py.None().into_bound(py) };
-        let of = |d: &Py<PyAny>| d.bind(py).get_item(&agent);
-        let items = [
-            obs,
-            of(&self.cumulative_rewards)?,
-            of(&self.terminations)?,
-            of(&self.truncations)?,
-            of(&self.infos)?,
-        ];
-        self.result.fill(py, items)
-    }
-
-    /// The legal actions (0-5) of the agent to move, ascending.
-    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        legal_tuple(py, self.core.legal_bits())
-    }
-
-    /// Plays the action of the agent to move (`None` once its game is over).
-    fn step(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = slf.py();
-        let mut me = slf.borrow_mut();
-        if !me.started {
-            return Err(PyRuntimeError::new_err("reset() must be called before step()"));
-        }
-        let agent = me.agent_selection.bind(py).clone();
-        if me.terminations.bind(py).get_item(&agent)?.is_truthy()?
-            || me.truncations.bind(py).get_item(&agent)?.is_truthy()?
-        {
-            drop(me);
-            slf.call_method1(pyo3::intern!(py, "_was_dead_step"), (action,))?;
-            return Ok(());
-        }
-        if action.is_none() {
-            return Err(value_error("action: None is only for an agent whose game is over"));
-        }
-        let action = action_arg(action)?;
-        let other = me.names[1 - me.index(&agent)?].bind(py).clone().into_any();
-        let (status, captured) = me.core.step(action);
-        let rewards = me.rewards.bind(py).clone();
-        let cumulative = me.cumulative_rewards.bind(py).clone();
-        let c = i64::from(captured);
-        if status == GOING {
-            if me.win {
-                cumulative.set_item(&agent, 0)?;
-            } else {
-                // As `_cumulative_rewards[agent] = 0`, the rewards, then `_accumulate_rewards()`.
-                rewards.set_item(&agent, c)?;
-                rewards.set_item(&other, -c)?;
-                cumulative.set_item(&agent, c)?;
-                cumulative.set_item(&other, cumulative.get_item(&other)?.sub(c)?)?;
-            }
-            if me.core.plies() >= me.max_moves {
-                me.truncations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
-            }
-            me.agent_selection = me.name(py, me.core.position().to_move());
-            return Ok(());
-        }
-        let (mine, theirs) = if status == ILLEGAL {
-            let info = PyDict::new(py);
-            info.set_item("illegal", true)?;
-            me.infos.bind(py).set_item(&agent, info)?;
-            let loss = if me.win { 1 } else { i64::from(me.core.position().stones_on_board()) };
-            (-loss, loss)
-        } else if me.win {
-            let mover = Player::from_index(me.index(&agent)?);
-            match me.core.winner() {
-                None => (0, 0),
-                Some(w) if w == mover => (1, -1),
-                Some(_) => (-1, 1),
-            }
-        } else {
-            (c, -c)
-        };
-        rewards.set_item(&agent, mine)?;
-        rewards.set_item(&other, theirs)?;
-        cumulative.set_item(&agent, 0)?;
-        me.terminations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
-        drop(me);
-        slf.call_method0(pyo3::intern!(py, "_accumulate_rewards"))?;
+    /// Gives each subclass its own descriptors of `step`, `last` and `legal_actions`, which
+    /// CPython calls inline (see `callconv`).
+    #[classmethod]
+    #[pyo3(signature = (**kwargs))]
+    fn __init_subclass__(cls: &Bound<'_, PyType>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        install(cls)?;
+        let core = cls.py().get_type::<AecCore>();
+        PySuper::new(&core, cls)?.call_method(pyo3::intern!(cls.py(), "__init_subclass__"), (), kwargs)?;
         Ok(())
     }
 
@@ -266,6 +382,7 @@ impl AecCore {
             let mut n = new.cast::<AecCore>()?.borrow_mut();
             n.core.copy_game_from(&me.core);
             n.started = me.started;
+            n.done = me.done;
             n.agents = copy(&me.agents)?;
             n.rewards = copy(&me.rewards)?;
             n.cumulative_rewards = copy(&me.cumulative_rewards)?;
@@ -288,5 +405,5 @@ impl AecCore {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AecCore>()?;
-    Ok(())
+    install(&m.py().get_type::<AecCore>())
 }

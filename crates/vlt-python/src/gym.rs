@@ -4,6 +4,7 @@
 //! is one native call.
 
 use crate::aec::action_arg;
+use crate::callconv;
 use crate::env::{Core, GOING, ILLEGAL, Reward, legal_tuple, max_moves_arg};
 use crate::opponent::Opponent;
 use crate::position::PyPosition;
@@ -14,7 +15,8 @@ use numpy::PyArray1;
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyFloat, PyTuple};
+use pyo3::types::{PyDict, PyFloat, PySuper, PyTuple, PyType};
+use std::ffi::CStr;
 use vlt_core::{Player, Position};
 
 /// A reward as a Python float: the integral ones a step can give (-60 to 60) made once, others
@@ -28,6 +30,42 @@ fn py_reward<'py>(py: Python<'py>, r: f64) -> Bound<'py, PyAny> {
     } else {
         PyFloat::new(py, r).into_any()
     }
+}
+
+/// `GymCore.step(action)` (see `callconv` for how these two are called).
+struct Step;
+
+impl callconv::Named for Step {
+    const NAME: &'static CStr = c"step";
+    const DOC: &'static CStr = c"step($self, action, /)\n--\n\nPlays the agent's action and the opponent's replies: `(observation, reward, terminated,\ntruncated, info)`, with `info[\"action_mask\"]` (and `info[\"illegal\"]` after an illegal\naction, which ends the episode as a forfeit).";
+}
+
+impl callconv::Method1 for Step {
+    fn call<'py>(slf: &Bound<'py, PyAny>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(slf.cast::<GymCore>()?.borrow_mut().step_impl(slf.py(), action)?.into_any())
+    }
+}
+
+/// `GymCore.legal_actions()`.
+struct LegalActions;
+
+impl callconv::Named for LegalActions {
+    const NAME: &'static CStr = c"legal_actions";
+    const DOC: &'static CStr = c"legal_actions($self, /)\n--\n\nThe agent's legal actions (0-5), ascending.";
+}
+
+impl callconv::Method0 for LegalActions {
+    fn call<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.cast::<GymCore>()?.borrow();
+        let bits = if me.core.position().to_move() == me.core.agent { me.core.legal_bits() } else { 0 };
+        Ok(legal_tuple(slf.py(), bits).into_any())
+    }
+}
+
+/// The methods above, put on `cls`.
+fn install(cls: &Bound<'_, PyType>) -> PyResult<()> {
+    let core = cls.py().get_type::<GymCore>();
+    callconv::install(cls, &core, [callconv::one_arg::<Step>(), callconv::no_args::<LegalActions>()])
 }
 
 /// One agent against a built-in opponent (see `vlt.gymnasium`).
@@ -51,6 +89,62 @@ pub struct GymCore {
 impl GymCore {
     fn mask(&self) -> [i8; 6] {
         self.core.mask(self.core.agent)
+    }
+
+    /// Plays the agent's action and the opponent's replies: `(observation, reward, terminated,
+    /// truncated, info)`, with `info["action_mask"]` (and `info["illegal"]` after an illegal
+    /// action, which ends the episode as a forfeit).
+    fn step_impl<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if !self.started {
+            let err = py.import("gymnasium.error")?.getattr("ResetNeeded")?;
+            return Err(PyErr::from_value(
+                err.call1(("Cannot call env.step() before calling env.reset()",))?,
+            ));
+        }
+        let (status, r) = self.core.step_against(action_arg(action)?);
+        let me = self.core.agent;
+        let obs = self.observations.take(py, &self.core.observation(me)).into_any();
+        let mask = self.mask();
+        let r = f64::from(r);
+        if status == GOING {
+            let truncated = self.core.plies() >= self.max_moves;
+            let reward = if self.win { 0.0 } else { r };
+            let info = self.infos.take(py, &[0.0; 14], &mask)?.into_any();
+            let items = [
+                obs,
+                py_reward(py, reward),
+                false.into_bound_py_any(py)?,
+                truncated.into_bound_py_any(py)?,
+                info,
+            ];
+            return self.result.fill(py, items);
+        }
+        let info = PyDict::new(py);
+        info.set_item("action_mask", PyArray1::from_slice(py, &mask))?;
+        let reward = if status == ILLEGAL {
+            info.set_item("illegal", true)?;
+            if self.win { -1.0 } else { r }
+        } else if self.win {
+            match self.core.winner() {
+                None => 0.0,
+                Some(w) if w == me => 1.0,
+                Some(_) => -1.0,
+            }
+        } else {
+            r
+        };
+        let items = [
+            obs,
+            py_reward(py, reward),
+            true.into_bound_py_any(py)?,
+            false.into_bound_py_any(py)?,
+            info.into_any(),
+        ];
+        self.result.fill(py, items)
     }
 }
 
@@ -118,64 +212,6 @@ impl GymCore {
         Ok((obs, self.infos.take(py, &[0.0; 14], &mask)?))
     }
 
-    /// Plays the agent's action and the opponent's replies: `(observation, reward, terminated,
-    /// truncated, info)`, with `info["action_mask"]` (and `info["illegal"]` after an illegal
-    /// action, which ends the episode as a forfeit).
-    fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
-        if !self.started {
-            let err = py.import("gymnasium.error")?.getattr("ResetNeeded")?;
-            return Err(PyErr::from_value(
-                err.call1(("Cannot call env.step() before calling env.reset()",))?,
-            ));
-        }
-        let (status, r) = self.core.step_against(action_arg(action)?);
-        let me = self.core.agent;
-        let obs = self.observations.take(py, &self.core.observation(me)).into_any();
-        let mask = self.mask();
-        let r = f64::from(r);
-        if status == GOING {
-            let truncated = self.core.plies() >= self.max_moves;
-            let reward = if self.win { 0.0 } else { r };
-            let info = self.infos.take(py, &[0.0; 14], &mask)?.into_any();
-            let items = [
-                obs,
-                py_reward(py, reward),
-                false.into_bound_py_any(py)?,
-                truncated.into_bound_py_any(py)?,
-                info,
-            ];
-            return self.result.fill(py, items);
-        }
-        let info = PyDict::new(py);
-        info.set_item("action_mask", PyArray1::from_slice(py, &mask))?;
-        let reward = if status == ILLEGAL {
-            info.set_item("illegal", true)?;
-            if self.win { -1.0 } else { r }
-        } else if self.win {
-            match self.core.winner() {
-                None => 0.0,
-                Some(w) if w == me => 1.0,
-                Some(_) => -1.0,
-            }
-        } else {
-            r
-        };
-        let items = [
-            obs,
-            py_reward(py, reward),
-            true.into_bound_py_any(py)?,
-            false.into_bound_py_any(py)?,
-            info.into_any(),
-        ];
-        self.result.fill(py, items)
-    }
-
-    /// The agent's legal actions (0-5), ascending.
-    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        let bits = if self.core.position().to_move() == self.core.agent { self.core.legal_bits() } else { 0 };
-        legal_tuple(py, bits)
-    }
-
     /// The legal actions as bool[6] (the convention of maskable policies).
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let m = self.mask();
@@ -208,6 +244,17 @@ impl GymCore {
         Ok(new)
     }
 
+    /// Gives each subclass its own descriptors of `step` and `legal_actions`, which CPython
+    /// calls inline (see `callconv`).
+    #[classmethod]
+    #[pyo3(signature = (**kwargs))]
+    fn __init_subclass__(cls: &Bound<'_, PyType>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        install(cls)?;
+        let core = cls.py().get_type::<GymCore>();
+        PySuper::new(&core, cls)?.call_method(pyo3::intern!(cls.py(), "__init_subclass__"), (), kwargs)?;
+        Ok(())
+    }
+
     /// The agent's side in this episode: 0 = B, 1 = A.
     #[getter]
     fn agent(&self) -> usize {
@@ -223,5 +270,5 @@ impl GymCore {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GymCore>()?;
-    Ok(())
+    install(&m.py().get_type::<GymCore>())
 }

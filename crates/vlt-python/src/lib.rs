@@ -10,6 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod aec;
+mod callconv;
 mod engine;
 mod env;
 mod game;

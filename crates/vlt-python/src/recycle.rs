@@ -124,9 +124,16 @@ impl Dicts {
     #[inline]
     fn is_free(py: Python<'_>, s: &DictSlot) -> bool {
         let d = s.dict.bind(py);
-        // SAFETY: a borrowed look-up in a valid dict with the GIL held; only the pointer is kept.
-        let holds = |key: &Bound<'_, PyString>, a: &Bound<'_, PyAny>| unsafe {
-            pyo3::ffi::PyDict_GetItem(d.as_ptr(), key.as_ptr()) == a.as_ptr()
+        // A borrowed look-up (without `PyDict_GetItem`'s saving and restoring of the error
+        // indicator); only the pointer is compared. A lookup can fail only through a key of the
+        // caller's whose `__eq__` raises: the dict is then not the pool's to reuse.
+        let holds = |key: &Bound<'_, PyString>, a: &Bound<'_, PyAny>| {
+            // SAFETY: a valid dict and key, the GIL held.
+            let found = unsafe { pyo3::ffi::PyDict_GetItemWithError(d.as_ptr(), key.as_ptr()) };
+            if found.is_null() {
+                let _ = PyErr::take(py);
+            }
+            found == a.as_ptr()
         };
         refcnt(d.as_any()) == 1
             && d.len() == 1 + usize::from(s.obs.is_some())

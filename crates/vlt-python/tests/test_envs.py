@@ -337,3 +337,72 @@ def test_observations_held_by_the_caller_never_change():
     for a in [0, 1, 2]:
         env.step(a)
         assert env.observe("player_0")["observation"] is first()
+
+
+def test_step_methods_per_subclass_and_python_overrides_kept():
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    import inspect
+
+    import vlt.gymnasium
+    from vlt._vlt import AecCore, GymCore
+    from vlt.pettingzoo import vai_lung_thlan_v0
+
+    raw = vai_lung_thlan_v0.raw_env
+    # Each subclass has native descriptors of its own (which CPython calls inline), and so has
+    # each core.
+    for cls, core, names in [
+        (raw, AecCore, ["step", "last", "legal_actions"]),
+        (vlt.gymnasium.VaiLungThlanEnv, GymCore, ["step", "legal_actions"]),
+    ]:
+        for name in names:
+            assert vars(cls)[name].__objclass__ is cls
+            assert vars(core)[name].__objclass__ is core
+    assert str(inspect.signature(raw.step)) == "(self, action, /)"
+    assert str(inspect.signature(raw.last)) == "(self, /, observe=True)"
+
+    class Counting(raw):
+        steps = 0
+
+        def step(self, action):
+            Counting.steps += 1
+            super().step(action)
+
+    class Deeper(Counting):
+        pass
+
+    # A Python override is kept, in its class and below it; the other methods are native.
+    assert "step" not in vars(Deeper) and vars(Deeper)["last"].__objclass__ is Deeper
+    env = Deeper()
+    env.reset(seed=0)
+    env.step(2)
+    assert Counting.steps == 1 and env.agent_selection == "player_1"
+    # `last`'s argument as a Python method takes it.
+    assert env.last(False)[0] is None and env.last(observe=False)[0] is None
+    assert set(env.last(True)[0]) == {"observation", "action_mask"}
+    with pytest.raises(TypeError, match="at most 1 argument"):
+        env.last(True, True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'obs'"):
+        env.last(obs=True)
+    with pytest.raises(TypeError, match="multiple values"):
+        env.last(True, observe=True)
+
+
+def test_pettingzoo_dead_steps_after_the_cut():
+    pytest.importorskip("pettingzoo")
+    from vlt.pettingzoo import vai_lung_thlan_v0
+
+    env = vai_lung_thlan_v0.env(max_moves=2)
+    env.reset(seed=0)
+    env.step(2)
+    env.step(0)
+    assert env.truncations == {"player_0": True, "player_1": True} and env.last()[3]
+    with pytest.raises(ValueError, match="the only valid action is None"):
+        env.step(1)
+    env.step(None)
+    env.step(None)
+    assert env.agents == []
+    env.reset()
+    assert env.agents == ["player_0", "player_1"] and not any(env.truncations.values())
+    env.step(2)
+    assert env.agent_selection == "player_1"
