@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project: formatting, lints, the Rust tests of all crates (rules
-# vectors, property tests, CLI, protocol, terminal UI, server API) and the browser tests.
-# Installs what the tests need when it is missing (Chromium, the npm packages).
+# vectors, property tests, CLI, protocol, terminal UI, server API on SQLite and PostgreSQL) and the
+# browser tests. Installs what the tests need when it is missing (Chromium, PostgreSQL, the npm
+# packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ export RUSTC_WORKSPACE_WRAPPER=clippy-driver
 export RUSTFLAGS="${RUSTFLAGS:-} -D warnings" # dependencies are compiled with --cap-lints allow
 target_dir="${CARGO_TARGET_DIR:-target}"
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+
+# The store tests run on PostgreSQL as well as SQLite: a throwaway cluster on loopback, stopped at
+# exit, whose URL the tests read from VLT_TEST_POSTGRES (no compilation involved).
+source scripts/test-postgres.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

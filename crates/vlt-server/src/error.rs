@@ -68,6 +68,9 @@ impl ApiError {
 
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> Self {
+        if e.is_conflict() {
+            return ApiError::Conflict("the game changed meanwhile; read it again".into());
+        }
         ApiError::Internal(e.to_string())
     }
 }

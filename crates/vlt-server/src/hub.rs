@@ -1,5 +1,5 @@
 //! The referee: live games in memory, backed by the store. Every change is validated with the rules
-//! crate (R3–R7), committed to SQLite, and only then applied in memory, answered and broadcast to
+//! crate (R3–R7), committed to the store, and only then applied in memory, answered and broadcast to
 //! the game's WebSocket watchers. Engine work goes to the [`EnginePool`]; clocks, offers between
 //! players, the lobby and identities are in `timers`, `offers`, `lobby` and `players`.
 
@@ -414,12 +414,13 @@ impl Hub {
         g.seat(caller).ok_or_else(|| ApiError::Forbidden("this token holds no seat in this game".into()))
     }
 
-    /// Plays `mv` for the seat `caller` holds. Committed to the store before it returns.
-    ///
-    /// # Errors
-    /// [`ApiError::Forbidden`] (wrong token), [`ApiError::Conflict`] (out of turn, game over, time
-    /// up), [`ApiError::BadRequest`] (not a move), [`ApiError::Illegal`] (R3, R5).
-    pub async fn play(self: &Arc<Self>, id: &str, caller: &Caller, mv: &str) -> Result<GameView, ApiError> {
+    /// [`Hub::play`] on the game as this server has it in memory.
+    pub(crate) async fn play_here(
+        self: &Arc<Self>,
+        id: &str,
+        caller: &Caller,
+        mv: &str,
+    ) -> Result<GameView, ApiError> {
         let live = self.get(id).await?;
         let mut g = live.state.lock().await;
         let seat = Self::seat_checked(&g, caller)?;

@@ -25,10 +25,12 @@ pub mod config;
 pub mod edge;
 pub mod engine;
 pub mod error;
+mod fanout;
 pub mod hub;
 pub mod identity;
 pub mod kinds;
 mod learn;
+pub mod lease;
 pub mod listen;
 pub mod live;
 pub mod loadtest;
@@ -125,7 +127,9 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
 /// # Errors
 /// When the listener fails.
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, edge: &Edge) -> std::io::Result<()> {
-    // Clocks that were running when the server stopped run on (and may have run out meanwhile).
+    // Clocks that were running when the server stopped run on (and may have run out meanwhile);
+    // with a shared store, other servers' changes reach this one's watchers and clocks run where
+    // their lease is.
     hub.resume_clocks().await.map_err(std::io::Error::other)?;
     listen::serve_until(listener, router_with(hub, edge), edge, stop_signal()).await
 }

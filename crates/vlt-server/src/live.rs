@@ -117,6 +117,7 @@ pub struct Live {
     /// The number of plies the last broadcast left the watchers with: the next one sends only
     /// the plies after it. Written under the game's lock, as the version is.
     plies_sent: std::sync::atomic::AtomicUsize,
+    id: String,
 }
 
 impl Live {
@@ -131,6 +132,7 @@ impl Live {
     ) -> Live {
         let plies = game.moves().len();
         Live {
+            id: row.id.clone(),
             state: tokio::sync::Mutex::new(LiveGame {
                 row,
                 game,
@@ -192,6 +194,18 @@ impl Live {
             "game": g.view_since(from),
         });
         self.send(msg.to_string());
+    }
+
+    /// Makes the next broadcast send the plies after the first `common` (at most), for a change
+    /// that replaced moves the watchers already have (one read from another server).
+    pub fn rewind_sent(&self, common: usize) {
+        self.plies_sent.fetch_min(common, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The game's id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// A receiver of this game's updates (JSON text messages).

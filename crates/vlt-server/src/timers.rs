@@ -46,6 +46,14 @@ impl Hub {
             return Ok(());
         }
         let Some(c) = g.row.clock else { return Ok(()) };
+        if self.store.shared() {
+            // Another server runs this clock while it holds the lease; if it stops, the lease
+            // passes to a server that arms the timer again.
+            let key = g.row.id.clone();
+            if !self.db(move |s| s.owns_clock(&key)).await? {
+                return Ok(());
+            }
+        }
         let now = now_ms();
         if let Some(side) = c.flagged(now) {
             return self.end_by_forfeit(live, &mut g, Forfeit { side, time: true }).await;
@@ -74,11 +82,19 @@ impl Hub {
         Ok(())
     }
 
-    /// Loads every unfinished game with a clock, so that its timer runs again after a restart.
+    /// Brings the clocks to life at start. Alone, every unfinished game with a clock is loaded, so
+    /// that its timer runs again after a restart; with a shared store, this server starts hearing
+    /// the others' changes and taking clock leases (it loads the games whose lease it takes).
+    /// Answers the games loaded now.
     ///
     /// # Errors
     /// [`ApiError::Internal`] if the store fails.
     pub async fn resume_clocks(self: &Arc<Self>) -> Result<usize, ApiError> {
+        if self.store.shared() {
+            self.follow_changes();
+            self.run_leases();
+            return Ok(0);
+        }
         let ids = self.db(crate::store::Store::clocked_unfinished).await?;
         for id in &ids {
             self.get(id).await?;

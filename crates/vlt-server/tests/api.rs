@@ -1,14 +1,15 @@
 //! The API end to end over real sockets: two clients play a whole online game through HTTP and
 //! WebSocket; refused requests change nothing; a restart loses nothing.
 
+mod common;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use vlt_core::{Game, Record};
-use vlt_server::{Bounds, Hub, Store, router};
+use vlt_server::{Bounds, Hub, router};
 
 struct Server {
     base: String,
@@ -17,12 +18,16 @@ struct Server {
     task: tokio::task::JoinHandle<()>,
 }
 
-async fn start(db: &Path, bounds: Bounds) -> Server {
+async fn start(db: &common::TestDb, bounds: Bounds) -> Server {
     start_with(db, bounds, None).await
 }
 
-async fn start_with(db: &Path, bounds: Bounds, tb: Option<Arc<vlt_tablebase::Tablebase>>) -> Server {
-    let hub = Hub::with_tablebase(Store::open(db).unwrap(), bounds, tb);
+async fn start_with(
+    db: &common::TestDb,
+    bounds: Bounds,
+    tb: Option<Arc<vlt_tablebase::Tablebase>>,
+) -> Server {
+    let hub = Hub::with_tablebase(db.open(), bounds, tb);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
@@ -118,10 +123,10 @@ async fn next_presence(s: &mut Ws) -> (bool, bool) {
     }
 }
 
+on_both_stores! {
 #[tokio::test]
-async fn presence_of_the_players_reaches_every_socket() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn presence_of_the_players_reaches_every_socket(db) {
+    let s = start(&db, Bounds::default()).await;
     let (st, created) = s.post("/api/games", json!({"mode": "online"})).await;
     assert_eq!(st, 201, "{created}");
     let id = created["game"]["id"].as_str().unwrap().to_string();
@@ -141,6 +146,7 @@ async fn presence_of_the_players_reaches_every_socket() {
     assert_eq!(next_presence(&mut spectator).await, (true, true));
     assert_eq!(next_presence(&mut spectator).await, (true, false));
 }
+}
 
 /// Applies a socket's delta to the game it knows: the plies after `from` are replaced by the
 /// delta's, every other field is taken whole.
@@ -157,10 +163,10 @@ fn plies(g: &Value) -> usize {
     g["plies"].as_array().unwrap().len()
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn two_clients_play_a_whole_online_game_over_http_and_websocket(db) {
+    let s = start(&db, Bounds::default()).await;
     let (st, created) = s.post("/api/games", json!({"mode": "online", "side": "B"})).await;
     assert_eq!(st, 201, "{created}");
     let id = created["game"]["id"].as_str().unwrap().to_string();
@@ -247,11 +253,12 @@ async fn two_clients_play_a_whole_online_game_over_http_and_websocket() {
     // Analysis is allowed once an online game is over.
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn illegal_and_malicious_requests_are_refused_and_change_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn illegal_and_malicious_requests_are_refused_and_change_nothing(db) {
+    let s = start(&db, Bounds::default()).await;
     let (_, created) = s.post("/api/games", json!({"mode": "online"})).await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let tb = created["token"].as_str().unwrap().to_string();
@@ -344,11 +351,11 @@ async fn illegal_and_malicious_requests_are_refused_and_change_nothing() {
     assert_eq!(s.game(&id).await, before);
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_restart_in_the_middle_of_games_loses_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("g.db");
+async fn a_restart_in_the_middle_of_games_loses_nothing(db) {
     let s = start(&db, Bounds::default()).await;
     let mut ids = Vec::new();
     for _ in 0..3 {
@@ -387,6 +394,7 @@ async fn a_restart_in_the_middle_of_games_loses_nothing() {
     assert_eq!(local_before["result"]["termination"], "resignation");
     s2.task.abort();
 }
+}
 
 /// Waits until the computer has answered (it thinks in the background).
 async fn until_human_turn(s: &Server, id: &str, human: &str) -> Value {
@@ -400,10 +408,10 @@ async fn until_human_turn(s: &Server, id: &str, human: &str) -> Value {
     panic!("the computer did not move");
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds { engine_ms: 200, ..Bounds::default() }).await;
+async fn against_the_computer_with_undo_hint_analysis_and_record_import(db) {
+    let s = start(&db, Bounds { engine_ms: 200, ..Bounds::default() }).await;
     // A short study: few stones, A (the computer) moves first.
     let (st, c) = s
         .post("/api/games", json!({"mode": "computer", "level": 1, "side": "B", "position": "2,0,1,0,0,3/0,1,0,2,0,1 A 25 25"}))
@@ -457,11 +465,12 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
     let (st, e) = s.post("/api/import", json!({"record": "[Start \"nonsense\"]\n1. 1B"})).await;
     assert_eq!(st, 400, "{e}");
     s.task.abort();
-    let s = start(&dir.path().join("g.db"), Bounds { engine_ms: 200, ..Bounds::default() }).await;
+    let s = start(&db, Bounds { engine_ms: 200, ..Bounds::default() }).await;
     assert_eq!(s.game(&fid).await["result"]["termination"], "time");
     let (_, ex) = s.get("/api/examples").await;
     assert_eq!(ex["examples"][1]["ply"]["captured"], json!(["4B", "3B", "2B"]));
     s.task.abort();
+}
 }
 
 /// With endgame tables the computer plays a table-best move and the
@@ -469,10 +478,9 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import() {
 /// not solve).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_tables_the_computer_and_the_analysis_are_exact() {
-    let dir = tempfile::tempdir().unwrap();
     let tb = Arc::new(vlt_tablebase::Tablebase::from_layers(vlt_tablebase::build::build_in_memory(12)));
     let bounds = Bounds { engine_ms: 300, ..Bounds::default() };
-    let s = start_with(&dir.path().join("g.db"), bounds, Some(tb.clone())).await;
+    let s = start_with(&common::TestDb::sqlite(), bounds, Some(tb.clone())).await;
     let start = "1,2,0,3,0,1/2,0,2,0,1,0 A 24 24";
     let (st, c) =
         s.post("/api/games", json!({"mode": "computer", "level": 10, "side": "B", "position": start})).await;
@@ -507,7 +515,7 @@ async fn with_tables_the_computer_and_the_analysis_are_exact() {
     let doctored = Arc::new(vlt_tablebase::Tablebase::from_layers(layers));
     let takes = pos.legal_moves().map(|m| i32::from(pos.play_counting(m).1)).max().unwrap();
     assert_ne!(takes, tb.probe(pos).unwrap());
-    let s = start_with(&dir.path().join("g2.db"), bounds, Some(doctored)).await;
+    let s = start_with(&common::TestDb::sqlite(), bounds, Some(doctored)).await;
     let (st, c) = s.post("/api/games", json!({"mode": "local", "position": start})).await;
     assert_eq!(st, 201, "{c}");
     let (st, a) = s.get(&format!("/api/games/{}/analysis?ms=100", c["game"]["id"].as_str().unwrap())).await;
@@ -515,10 +523,10 @@ async fn with_tables_the_computer_and_the_analysis_are_exact() {
     s.task.abort();
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_number_of_open_games_is_bounded() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds { max_open_games: 2, ..Bounds::default() }).await;
+async fn the_number_of_open_games_is_bounded(db) {
+    let s = start(&db, Bounds { max_open_games: 2, ..Bounds::default() }).await;
     let (_, a) = s.post("/api/games", json!({"mode": "local"})).await;
     s.post("/api/games", json!({"mode": "local"})).await;
     let (st, e) = s.post("/api/games", json!({"mode": "local"})).await;
@@ -531,11 +539,12 @@ async fn the_number_of_open_games_is_bounded() {
     let _ = Arc::new(());
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn random_bodies_on_every_route_are_refused_as_json_and_change_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn random_bodies_on_every_route_are_refused_as_json_and_change_nothing(db) {
+    let s = start(&db, Bounds::default()).await;
     let (_, c) = s.post("/api/games", json!({"mode": "online"})).await;
     let id = c["game"]["id"].as_str().unwrap().to_string();
     let before = s.game(&id).await;
@@ -573,4 +582,5 @@ async fn random_bodies_on_every_route_are_refused_as_json_and_change_nothing() {
     }
     assert_eq!(s.game(&id).await, before);
     s.task.abort();
+}
 }

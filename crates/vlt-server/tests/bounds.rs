@@ -1,14 +1,15 @@
 //! One open-games bound for every way of making a game, checked atomically: racing creates and
 //! imports never overshoot it; a record of several games is imported whole or not at all.
 
+mod common;
+
 use serde_json::{Value, json};
 use std::sync::Arc;
 use vlt_server::ratelimit::Rate;
-use vlt_server::{Bounds, Edge, Hub, Store};
+use vlt_server::{Bounds, Edge, Hub};
 
-async fn start(max_open_games: usize) -> (String, reqwest::Client, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("g.db")).unwrap();
+async fn start(db: &common::TestDb, max_open_games: usize) -> (String, reqwest::Client) {
+    let store = db.open();
     let hub = Hub::new(store, Bounds { max_open_games, ..Bounds::default() });
     let edge = Edge { games_rate: Rate::OFF, ..Edge::default() };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -17,7 +18,7 @@ async fn start(max_open_games: usize) -> (String, reqwest::Client, tempfile::Tem
     tokio::spawn(async move {
         vlt_server::listen::serve_until(listener, app, &edge, std::future::pending()).await
     });
-    (format!("http://{addr}"), reqwest::Client::new(), dir)
+    (format!("http://{addr}"), reqwest::Client::new())
 }
 
 async fn post(http: &reqwest::Client, url: String, body: Value) -> (u16, Value) {
@@ -30,10 +31,11 @@ fn record(i: usize) -> String {
     format!("[Event \"race {i}\"]\n\n1. {}B\n", i % 6 + 1)
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn racing_creates_and_imports_never_pass_the_bound() {
+async fn racing_creates_and_imports_never_pass_the_bound(db) {
     const MAX: usize = 25;
-    let (base, http, _dir) = start(MAX).await;
+    let (base, http) = start(&db, MAX).await;
     let http = Arc::new(http);
     let mut tasks = Vec::new();
     for i in 0..120 {
@@ -71,10 +73,12 @@ async fn racing_creates_and_imports_never_pass_the_bound() {
     assert_eq!(st, 201, "{v}");
     assert_eq!(v["game"]["result"]["winner"], "B", "{v}");
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_record_of_several_games_is_imported_whole_or_not_at_all() {
-    let (base, http, _dir) = start(3).await;
+async fn a_record_of_several_games_is_imported_whole_or_not_at_all(db) {
+    let (base, http) = start(&db, 3).await;
     let two = format!("{}\n{}", record(0), record(1));
     let (st, v) = post(&http, format!("{base}/api/import"), json!({"record": two})).await;
     assert_eq!(st, 201, "{v}");
@@ -113,4 +117,5 @@ async fn a_record_of_several_games_is_imported_whole_or_not_at_all() {
     assert_eq!(st, 201, "the refused imports took no place");
     let (st, _) = post(&http, format!("{base}/api/import"), json!({"record": record(6)})).await;
     assert_eq!(st, 503, "the bound is 3");
+}
 }

@@ -1,11 +1,13 @@
 //! The socket sends only what changed: a move brings its one ply, an undo says how many plies
 //! remain, a resignation brings none; the game rebuilt from the deltas is the game served.
 
+mod common;
+
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use vlt_server::{Bounds, Hub, Store, router};
+use vlt_server::{Bounds, Hub, router};
 
 async fn next(
     ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
@@ -21,10 +23,10 @@ async fn next(
     }
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn moves_undo_and_resignation_travel_as_deltas() {
-    let dir = tempfile::tempdir().unwrap();
-    let hub = Hub::new(Store::open(&dir.path().join("g.db")).unwrap(), Bounds::default());
+async fn moves_undo_and_resignation_travel_as_deltas(db) {
+    let hub = Hub::new(db.open(), Bounds::default());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, router(hub)).await });
@@ -75,4 +77,5 @@ async fn moves_undo_and_resignation_travel_as_deltas() {
     let served: Value =
         http.get(format!("{base}/api/games/{id}")).send().await.unwrap().json().await.unwrap();
     assert_eq!(known, served, "the game rebuilt from deltas is the game served");
+}
 }

@@ -1,13 +1,14 @@
 //! Players and games over real sockets: names and the cookie, hashed tokens, accounts, clocks that
 //! fall with no request arriving (and after a restart), aborts, seeks, ratings, rematch, takeback.
 
+mod common;
+
 use futures_util::StreamExt;
 use serde_json::{Value, json};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use vlt_server::{Bounds, Hub, Store, router};
+use vlt_server::{Bounds, Hub, router};
 
 struct Server {
     base: String,
@@ -17,8 +18,8 @@ struct Server {
     task: tokio::task::JoinHandle<()>,
 }
 
-async fn start(db: &Path, bounds: Bounds) -> Server {
-    let hub = Hub::new(Store::open(db).unwrap(), bounds);
+async fn start(db: &common::TestDb, bounds: Bounds) -> Server {
+    let hub = Hub::new(db.open(), bounds);
     hub.resume_clocks().await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -101,10 +102,10 @@ async fn next_game(sock: &mut Ws, within: Duration) -> Value {
     }
 }
 
+on_both_stores! {
 #[tokio::test]
-async fn names_are_refused_when_bad_kept_verbatim_and_changeable() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn names_are_refused_when_bad_kept_verbatim_and_changeable(db) {
+    let s = start(&db, Bounds::default()).await;
     let mut anon = Browser::default();
     let (_, me) = s.get(&mut anon, "/api/me").await;
     assert!(me["player"].is_null());
@@ -132,12 +133,14 @@ async fn names_are_refused_when_bad_kept_verbatim_and_changeable() {
     assert!(s.get(&mut forged, "/api/me").await.1["player"].is_null());
     s.task.abort();
 }
+}
 
 #[tokio::test]
 async fn tokens_and_passwords_are_stored_hashed_and_accounts_travel() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("g.db");
-    let s = start(&db, Bounds::default()).await;
+    // SQLite only: the file's bytes and permissions are read.
+    let test_db = common::TestDb::sqlite();
+    let common::TestDb::Sqlite(dir, db) = &test_db else { unreachable!() };
+    let s = start(&test_db, Bounds::default()).await;
     let (mut b, card) = s.player("Mawia").await;
     let player_token = b.cookie.clone().unwrap();
     let (st, created) = s.post(&mut b, "/api/games", json!({"mode": "online"})).await;
@@ -186,7 +189,7 @@ async fn tokens_and_passwords_are_stored_hashed_and_accounts_travel() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(std::fs::metadata(&db).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::metadata(db).unwrap().permissions().mode() & 0o777, 0o600);
     }
 }
 
@@ -206,10 +209,9 @@ async fn game_between(s: &Server, extra: Value) -> (Browser, Browser, String) {
     (b, a, id)
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_clock_falls_with_no_request_arriving_and_survives_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("g.db");
+async fn a_clock_falls_with_no_request_arriving_and_survives_a_restart(db) {
     let s = start(&db, Bounds::default()).await;
     let clock = json!({"clock": {"initial_ms": 1500, "increment_ms": 0}});
     let (mut b, mut a, id) = game_between(&s, clock.clone()).await;
@@ -243,11 +245,12 @@ async fn a_clock_falls_with_no_request_arriving_and_survives_a_restart() {
     assert_eq!(g["result"]["winner"], "A", "B ran out after the restart");
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_without_a_first_move_is_aborted_and_bad_clocks_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds { abort_ms: 400, ..Bounds::default() }).await;
+async fn a_game_without_a_first_move_is_aborted_and_bad_clocks_are_refused(db) {
+    let s = start(&db, Bounds { abort_ms: 400, ..Bounds::default() }).await;
     let (mut b, _, id) =
         game_between(&s, json!({"clock": {"initial_ms": 60000, "increment_ms": 1000}})).await;
     let mut spectator = watch(&s, &id).await;
@@ -272,11 +275,12 @@ async fn a_game_without_a_first_move_is_aborted_and_bad_clocks_are_refused() {
     }
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seek_is_accepted_with_one_request_and_a_rated_result_moves_both_ratings() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn a_seek_is_accepted_with_one_request_and_a_rated_result_moves_both_ratings(db) {
+    let s = start(&db, Bounds::default()).await;
     let (mut seeker, seeker_card) = s.player("Seeker").await;
     let (mut other, other_card) = s.player("Taker").await;
     let (st, _) = s.post(&mut Browser::default(), "/api/seeks", json!({})).await;
@@ -338,11 +342,12 @@ async fn a_seek_is_accepted_with_one_request_and_a_rated_result_moves_both_ratin
     assert_eq!(s.get(&mut other, "/api/lobby").await.1["seeks"], json!([]));
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn takeback_needs_the_opponent_and_rematch_swaps_colours() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), Bounds::default()).await;
+async fn takeback_needs_the_opponent_and_rematch_swaps_colours(db) {
+    let s = start(&db, Bounds::default()).await;
     let (mut b, mut a, id) =
         game_between(&s, json!({"clock": {"initial_ms": 180000, "increment_ms": 2000}})).await;
     let mv = |who: &str| format!("/api/games/{id}/{who}");
@@ -389,4 +394,5 @@ async fn takeback_needs_the_opponent_and_rematch_swaps_colours() {
     assert_eq!(st, 200);
     s.task.abort();
     let _ = &s.hub;
+}
 }

@@ -1,12 +1,13 @@
 //! Reviews and the analysis board over real sockets: a finished game reviewed in the background
 //! with the tables' values, stored and served again after a restart; the board's exact line.
 
+mod common;
+
 use serde_json::{Value, json};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use vlt_core::{Game, Position, Record};
-use vlt_server::{Bounds, Hub, Store, router};
+use vlt_server::{Bounds, Hub, router};
 use vlt_tablebase::Tablebase;
 
 struct Server {
@@ -15,9 +16,9 @@ struct Server {
     task: tokio::task::JoinHandle<()>,
 }
 
-async fn start(db: &Path, tb: Option<Arc<Tablebase>>) -> Server {
+async fn start(db: &common::TestDb, tb: Option<Arc<Tablebase>>) -> Server {
     let bounds = Bounds { engine_ms: 300, review_ms: 20, ..Bounds::default() };
-    let hub = Hub::with_tablebase(Store::open(db).unwrap(), bounds, tb);
+    let hub = Hub::with_tablebase(db.open(), bounds, tb);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
@@ -59,12 +60,11 @@ fn study_game(tb: &Tablebase) -> Game {
     g
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_finished_game_is_reviewed_in_the_background_and_stored() {
-    let dir = tempfile::tempdir().unwrap();
+async fn a_finished_game_is_reviewed_in_the_background_and_stored(db) {
     let tb = Arc::new(Tablebase::from_layers(vlt_tablebase::build::build_in_memory(10)));
     let game = study_game(&tb);
-    let db = dir.path().join("g.db");
     let s = start(&db, Some(Arc::clone(&tb))).await;
     let record = Record::new(game.clone()).to_string();
     let (st, imp) = s.post("/api/import", json!({ "record": record })).await;
@@ -106,17 +106,18 @@ async fn a_finished_game_is_reviewed_in_the_background_and_stored() {
     // Asking again does not review again, and a restarted server has it stored.
     assert_eq!(s.post(&path, json!({})).await.0, 200);
     s.task.abort();
-    assert_eq!(Store::open(&db).unwrap().review_count().unwrap(), 1);
+    assert_eq!(db.open().review_count().unwrap(), 1);
     let s = start(&db, None).await;
     let (st, again) = s.get(&path).await;
     assert_eq!((st, &again["review"]), (200, &review));
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_finished_games_are_reviewed() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = start(&dir.path().join("g.db"), None).await;
+async fn only_finished_games_are_reviewed(db) {
+    let s = start(&db, None).await;
     let (_, c) = s.post("/api/games", json!({"mode": "local"})).await;
     let id = c["game"]["id"].as_str().unwrap();
     let (st, e) = s.post(&format!("/api/games/{id}/review"), json!({})).await;
@@ -125,12 +126,13 @@ async fn only_finished_games_are_reviewed() {
     assert_eq!(s.get("/api/games/nosuchgame/review").await.0, 404);
     s.task.abort();
 }
+}
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_board_analyses_any_position_with_the_tables_line() {
-    let dir = tempfile::tempdir().unwrap();
+async fn the_board_analyses_any_position_with_the_tables_line(db) {
     let tb = Arc::new(Tablebase::from_layers(vlt_tablebase::build::build_in_memory(10)));
-    let s = start(&dir.path().join("g.db"), Some(Arc::clone(&tb))).await;
+    let s = start(&db, Some(Arc::clone(&tb))).await;
     let start_pos = "2,0,1,0,3,0/0,2,0,1,0,1 B 25 25";
     let (st, b) = s.post("/api/analyse", json!({"position": start_pos, "moves": ["5"], "ms": 50})).await;
     assert_eq!(st, 200, "{b}");
@@ -165,4 +167,5 @@ async fn the_board_analyses_any_position_with_the_tables_line() {
         assert!(e["error"].is_string(), "{e}");
     }
     s.task.abort();
+}
 }

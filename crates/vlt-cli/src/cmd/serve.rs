@@ -6,20 +6,25 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 use vlt_server::ratelimit::Rate;
+use vlt_server::store::Database;
 use vlt_server::{Bounds, Edge, Hosts, Hub, Store};
 
 /// Start the web server: the whole game in a browser (against the computer, two on one screen, or
-/// online with an invite link), with every game kept in SQLite. Prints the URL to open.
+/// online with an invite link), with every game kept in SQLite, or in PostgreSQL shared by several
+/// servers. Prints the URL to open.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  vlt serve\n  vlt serve --addr 0.0.0.0:8080 --db ~/vlt-games.db\n  \
+                        vlt serve --db postgres://vlt:secret@db.internal/vlt\n  \
                         vlt serve --tablebase tb")]
 pub struct Args {
     /// Address to listen on (use 0.0.0.0:PORT to let friends on the network join).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// The SQLite database file (default: $XDG_DATA_HOME/vlt/games.db or ~/.local/share/vlt/games.db).
-    #[arg(long)]
-    db: Option<PathBuf>,
+    /// Where games are kept: a SQLite file (default: $XDG_DATA_HOME/vlt/games.db or
+    /// ~/.local/share/vlt/games.db), or postgres://user:password@host:port/database, a PostgreSQL
+    /// database that several servers may share.
+    #[arg(long, value_name = "PATH|URL")]
+    db: Option<Database>,
     /// The most unfinished games the server holds at once (1-1000000).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_open_games: u32,
@@ -72,11 +77,13 @@ fn default_db() -> PathBuf {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let tablebase = super::open_tablebase(a.tablebase.as_deref())?;
-    let db = a.db.unwrap_or_else(default_db);
-    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+    let db = a.db.unwrap_or_else(|| Database::Sqlite(default_db()));
+    if let Database::Sqlite(path) = &db
+        && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+    {
         std::fs::create_dir_all(dir).map_err(|e| input(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let store = Store::open(&db).map_err(|e| input(format!("{}: {e}", db.display())))?;
+    let store = Store::connect(&db).map_err(|e| input(format!("{db}: {e}")))?;
     let bounds = Bounds {
         max_open_games: a.max_open_games as usize,
         engine_ms: a.engine_ms,
@@ -109,7 +116,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             None => format!("http://{local}"),
         };
         // Informative only: a closed standard output must not stop the server.
-        let _ = writeln!(std::io::stdout(), "vlt serve: open {url}/ (games in {})", db.display());
+        let _ = writeln!(std::io::stdout(), "vlt serve: open {url}/ (games in {db})");
         vlt_server::serve(listener, hub, &edge).await?;
         let _ = writeln!(std::io::stdout(), "vlt serve: stopped");
         anyhow::Ok(())

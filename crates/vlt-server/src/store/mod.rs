@@ -3,6 +3,12 @@
 //! open and commit every write before it is acknowledged; [`Store`] gives the hub one interface
 //! over either.
 
+mod pg_games;
+mod pg_listen;
+mod pg_migrations;
+mod pg_players;
+mod pg_types;
+pub mod postgres;
 pub mod sqlite;
 mod sqlite_migrations;
 mod sqlite_players;
@@ -11,9 +17,12 @@ use crate::accounts::{PlayedGame, PlayerRow, RatingPoint, Taken};
 use crate::clock::Clock;
 use crate::kinds::{Forfeit, Mode, Side, StoredResult};
 use crate::view::ResultView;
+pub use pg_listen::Change;
+pub use pg_migrations::PG_SCHEMA_VERSION;
+pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 pub use sqlite_migrations::SCHEMA_VERSION;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use vlt_core::GameResult;
 
 /// Why a store operation failed.
@@ -23,6 +32,9 @@ pub enum StoreError {
     /// SQLite failed.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL failed.
+    #[error("database: {}", causes(.0))]
+    Postgres(#[from] tokio_postgres::Error),
     /// The group transaction holding this write could not start or commit.
     #[error("database: {0}")]
     Commit(String),
@@ -34,6 +46,34 @@ pub enum StoreError {
         /// Ours.
         supported: usize,
     },
+}
+
+/// An error and its causes, as one line (PostgreSQL's errors keep the server's message in a cause).
+pub(crate) fn causes(e: &dyn std::error::Error) -> String {
+    let mut line = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        line.push_str(": ");
+        line.push_str(&s.to_string());
+        source = s.source();
+    }
+    line
+}
+
+impl StoreError {
+    /// Whether the write was refused because its row already exists (a ply already stored: the
+    /// game changed meanwhile, on another server or in a race).
+    #[must_use]
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    || e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+            }
+            StoreError::Postgres(e) => e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION),
+            _ => false,
+        }
+    }
 }
 
 /// A game's row: everything but the moves.
@@ -106,12 +146,111 @@ pub fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
+/// A PostgreSQL address, `postgres://user:password@host:port/database` (or `postgresql://`),
+/// checked when read. Shown without its password.
+#[derive(Clone)]
+pub struct PostgresUrl {
+    url: String,
+    config: Box<tokio_postgres::Config>,
+}
+
+impl PostgresUrl {
+    /// The connection settings.
+    #[must_use]
+    pub fn config(&self) -> &tokio_postgres::Config {
+        &self.config
+    }
+
+    /// The address as given, password included (to pass on to another program).
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.url
+    }
+}
+
+impl std::fmt::Display for PostgresUrl {
+    /// The address with its password, if any, replaced by `***`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Some((scheme, rest)) = self.url.split_once("://") else { return f.write_str("postgres://") };
+        match rest.split_once('@') {
+            Some((user, host)) if user.contains(':') => {
+                let name = user.split(':').next().unwrap_or_default();
+                write!(f, "{scheme}://{name}:***@{host}")
+            }
+            _ => f.write_str(&self.url),
+        }
+    }
+}
+
+impl std::fmt::Debug for PostgresUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PostgresUrl({self})")
+    }
+}
+
+/// Where a server keeps its games: a SQLite file (a path) or a PostgreSQL database (a URL).
+#[derive(Clone, Debug)]
+pub enum Database {
+    /// The SQLite file at this path.
+    Sqlite(PathBuf),
+    /// The PostgreSQL database at this address.
+    Postgres(PostgresUrl),
+}
+
+/// Why a `--db` value was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    /// A PostgreSQL URL that does not parse.
+    #[error("not a PostgreSQL URL ({0}); expected postgres://user:password@host:port/database")]
+    BadUrl(String),
+    /// A URL of another kind.
+    #[error("{0}: unknown database kind; give a file path (SQLite) or postgres://… (PostgreSQL)")]
+    UnknownScheme(String),
+    /// Nothing.
+    #[error("empty database path")]
+    Empty,
+}
+
+impl std::str::FromStr for Database {
+    type Err = DatabaseError;
+
+    fn from_str(s: &str) -> Result<Database, DatabaseError> {
+        if s.is_empty() {
+            return Err(DatabaseError::Empty);
+        }
+        match s.split_once("://") {
+            Some(("postgres" | "postgresql", _)) => {
+                let config =
+                    s.parse::<tokio_postgres::Config>().map_err(|e| DatabaseError::BadUrl(e.to_string()))?;
+                Ok(Database::Postgres(PostgresUrl { url: s.to_string(), config: Box::new(config) }))
+            }
+            Some((scheme, _))
+                if !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+') =>
+            {
+                Err(DatabaseError::UnknownScheme(format!("{scheme}://")))
+            }
+            _ => Ok(Database::Sqlite(PathBuf::from(s))),
+        }
+    }
+}
+
+impl std::fmt::Display for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite(p) => write!(f, "{}", p.display()),
+            Database::Postgres(u) => write!(f, "{u}"),
+        }
+    }
+}
+
 /// The database a server keeps its games in.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Store {
     /// One SQLite file, for one server.
     Sqlite(SqliteStore),
+    /// One PostgreSQL database, shared by any number of servers.
+    Postgres(PgStore),
 }
 
 impl Store {
@@ -123,12 +262,64 @@ impl Store {
         SqliteStore::open(path).map(Store::Sqlite)
     }
 
+    /// Opens `db`: the SQLite file, or a connection pool to the PostgreSQL database; either is
+    /// migrated to this build's schema.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be opened or reached, or is from a newer build.
+    pub fn connect(db: &Database) -> Result<Store, StoreError> {
+        match db {
+            Database::Sqlite(path) => Store::open(path),
+            Database::Postgres(url) => PgStore::connect(url).map(Store::Postgres),
+        }
+    }
+
     /// An in-memory SQLite database (for tests).
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn in_memory() -> Result<Store, StoreError> {
         SqliteStore::in_memory().map(Store::Sqlite)
+    }
+
+    /// Whether other servers may share this database (PostgreSQL): their changes are then heard
+    /// through [`Store::changes`], and clocks are run under leases.
+    #[must_use]
+    pub fn shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    /// The games other servers change, for a shared database.
+    #[must_use]
+    pub fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        match self {
+            Store::Sqlite(_) => None,
+            Store::Postgres(p) => Some(p.changes()),
+        }
+    }
+
+    /// Renews this server's clock leases and takes the expired ones (a shared database); answers
+    /// the games whose clocks this server now runs that it did not before. One server alone owns
+    /// every clock, so SQLite answers none.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database fails.
+    pub fn lease_clocks(&self, lease_ms: i64) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(Vec::new()),
+            Store::Postgres(p) => p.lease_clocks(lease_ms),
+        }
+    }
+
+    /// Whether this server acts on game `id`'s clock now: it holds its lease (always, alone).
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database fails.
+    pub fn owns_clock(&self, id: &str) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(true),
+            Store::Postgres(p) => p.owns_clock(id),
+        }
     }
 }
 
@@ -144,6 +335,7 @@ macro_rules! dispatch {
                 pub fn $name(&self $(, $arg: $ty)*) -> Result<$ret, StoreError> {
                     match self {
                         Store::Sqlite(s) => s.$name($($arg),*),
+                        Store::Postgres(p) => p.$name($($arg),*),
                     }
                 }
             )*

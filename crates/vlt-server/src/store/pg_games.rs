@@ -1,0 +1,347 @@
+//! Games and their moves in PostgreSQL: the same operations as SQLite's, each one transaction that
+//! notifies the other servers of the game it changed when it commits.
+
+use super::pg_players::rate;
+use super::postgres::{CHANNEL, PgStore, client};
+use super::{Extra, GameRow, StoreError, Summary, now};
+use crate::clock::Clock;
+use crate::kinds::{Forfeit, Side, StoredResult};
+use crate::view::ResultView;
+use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
+use vlt_core::GameResult;
+
+/// Any constant: the advisory lock under which games are counted against the bound and inserted,
+/// so servers racing to create games cannot overshoot it together.
+const CREATE_LOCK: i64 = 0x766c_7402;
+
+const GAME_COLUMNS: &str = "id, mode, start, level, computer, token_b, token_a, resigned, finished, result,
+     created, updated, tags, player_b, player_a, rated, clock, aborted";
+
+fn game_row(r: &Row) -> Result<GameRow, tokio_postgres::Error> {
+    let level: Option<i16> = r.try_get(3)?;
+    Ok(GameRow {
+        id: r.try_get(0)?,
+        mode: r.try_get(1)?,
+        start: r.try_get(2)?,
+        level: level.and_then(|l| u8::try_from(l).ok()),
+        computer: r.try_get(4)?,
+        token_b: r.try_get(5)?,
+        token_a: r.try_get(6)?,
+        resigned: r.try_get(7)?,
+        finished: r.try_get(8)?,
+        result: r.try_get(9)?,
+        created: r.try_get(10)?,
+        updated: r.try_get(11)?,
+        tags: r.try_get(12)?,
+        player_b: r.try_get(13)?,
+        player_a: r.try_get(14)?,
+        rated: r.try_get(15)?,
+        clock: r.try_get(16)?,
+        aborted: r.try_get(17)?,
+    })
+}
+
+/// Tells the other servers, at this transaction's commit, that game `id` changed.
+async fn notify(tx: &tokio_postgres::Transaction<'_>, me: &str, id: &str) -> Result<(), StoreError> {
+    tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &format!("{me} {id}")]).await?;
+    Ok(())
+}
+
+fn ply(i: usize) -> i64 {
+    i64::try_from(i).unwrap_or(i64::MAX)
+}
+
+impl PgStore {
+    /// Runs `write(transaction)` in one committed transaction that notifies the change of game
+    /// `id`; answers what `write` answered.
+    fn write_game<T: Send + 'static>(
+        &self,
+        id: &str,
+        write: impl for<'a> FnOnce(
+            &'a deadpool_postgres::Transaction<'a>,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<T, StoreError>> + Send + 'a>,
+        > + Send
+        + 'static,
+    ) -> Result<T, StoreError> {
+        let (pool, me, id) = (self.pool.clone(), self.instance.clone(), id.to_string());
+        self.run(async move {
+            let mut c = client(&pool).await?;
+            let tx = c.transaction().await?;
+            let out = write(&tx).await?;
+            notify(&tx, &me, &id).await?;
+            tx.commit().await?;
+            Ok(out)
+        })
+    }
+
+    /// The schema version of the database.
+    pub fn schema_version(&self) -> Result<usize, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move { super::pg_migrations::version(&**client(&pool).await?).await })
+    }
+
+    /// Inserts a new game with its moves.
+    pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Result<(), StoreError> {
+        self.insert_games(vec![(g.clone(), moves.to_vec())], None).map(|_| ())
+    }
+
+    /// Inserts games with their moves, all or none, within `bound` (see `Store::insert_games`).
+    pub fn insert_games(
+        &self,
+        games: Vec<(GameRow, Vec<String>)>,
+        bound: Option<(usize, i64)>,
+    ) -> Result<bool, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let mut c = client(&pool).await?;
+            let tx = c.transaction().await?;
+            if let Some((max_open, since)) = bound {
+                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK]).await?;
+                let open: i64 = tx
+                    .query_one("SELECT COUNT(*) FROM games WHERE NOT finished AND updated >= $1", &[&since])
+                    .await?
+                    .try_get(0)?;
+                let new = games.iter().filter(|(g, _)| !g.finished).count();
+                if usize::try_from(open).unwrap_or(usize::MAX).saturating_add(new) > max_open {
+                    return Ok(false);
+                }
+            }
+            let insert = tx
+                .prepare_cached(&format!(
+                    "INSERT INTO games ({GAME_COLUMNS}) VALUES
+                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+                ))
+                .await?;
+            let insert_move =
+                tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)").await?;
+            for (g, moves) in &games {
+                let level = g.level.map(i16::from);
+                let values: [&(dyn ToSql + Sync); 18] = [
+                    &g.id,
+                    &g.mode,
+                    &g.start,
+                    &level,
+                    &g.computer,
+                    &g.token_b,
+                    &g.token_a,
+                    &g.resigned,
+                    &g.finished,
+                    &g.result,
+                    &g.created,
+                    &g.updated,
+                    &g.tags,
+                    &g.player_b,
+                    &g.player_a,
+                    &g.rated,
+                    &g.clock,
+                    &g.aborted,
+                ];
+                tx.execute(&insert, &values).await?;
+                for (i, m) in moves.iter().enumerate() {
+                    tx.execute(&insert_move, &[&g.id, &ply(i), m]).await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    /// Appends moves at plies `first..` and records whether the game is now over.
+    pub fn append_moves(
+        &self,
+        id: &str,
+        first: usize,
+        moves: &[String],
+        result: Option<GameResult>,
+    ) -> Result<(), StoreError> {
+        self.append_moves_with(id, first, moves, result, &Extra::default())
+    }
+
+    /// Appends moves, with the clock and, when the game ends rated, the new ratings.
+    pub fn append_moves_with(
+        &self,
+        id: &str,
+        first: usize,
+        moves: &[String],
+        result: Option<GameResult>,
+        extra: &Extra,
+    ) -> Result<(), StoreError> {
+        let (key, moves, extra) = (id.to_string(), moves.to_vec(), extra.clone());
+        self.write_game(id, move |tx| {
+            Box::pin(async move {
+                let insert =
+                    tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)").await?;
+                for (i, m) in moves.iter().enumerate() {
+                    tx.execute(&insert, &[&key, &ply(first + i), m]).await?;
+                }
+                let update = tx
+                    .prepare_cached(
+                        "UPDATE games SET finished = $2, result = $3, updated = $4, clock = $5 WHERE id = $1",
+                    )
+                    .await?;
+                let stored = result.map(StoredResult);
+                tx.execute(&update, &[&key, &result.is_some(), &stored, &now(), &extra.clock]).await?;
+                if let (Some(r), Some(players)) = (result, &extra.rated) {
+                    rate(tx, &key, players, r).await?;
+                }
+                Ok(())
+            })
+        })
+    }
+
+    /// Keeps only the first `len` moves (undo), and marks the game unfinished.
+    pub fn truncate_moves(&self, id: &str, len: usize, clock: Option<Clock>) -> Result<(), StoreError> {
+        let key = id.to_string();
+        self.write_game(id, move |tx| {
+            Box::pin(async move {
+                tx.execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&key, &ply(len)]).await?;
+                tx.execute(
+                    "UPDATE games SET finished = FALSE, result = NULL, updated = $2, clock = $3 WHERE id = $1",
+                    &[&key, &now(), &clock],
+                )
+                .await?;
+                Ok(())
+            })
+        })
+    }
+
+    /// Gives a free seat to `token_hash`; false when it was already taken.
+    pub fn take_seat(
+        &self,
+        id: &str,
+        seat: Side,
+        token_hash: &str,
+        player: Option<&str>,
+        clock: Option<Clock>,
+    ) -> Result<bool, StoreError> {
+        let sql = if seat == Side::B {
+            "UPDATE games SET token_b = $2, player_b = $4, clock = $5, updated = $3
+             WHERE id = $1 AND token_b IS NULL AND player_b IS NULL"
+        } else {
+            "UPDATE games SET token_a = $2, player_a = $4, clock = $5, updated = $3
+             WHERE id = $1 AND token_a IS NULL AND player_a IS NULL"
+        };
+        let (key, token, player) = (id.to_string(), token_hash.to_string(), player.map(str::to_string));
+        self.write_game(id, move |tx| {
+            Box::pin(async move { Ok(tx.execute(sql, &[&key, &token, &now(), &player, &clock]).await? == 1) })
+        })
+    }
+
+    /// Records a resignation or a loss on time, and the result (once: a game already over stays
+    /// as it ended, so two servers flagging the same clock rate it once).
+    pub fn forfeit(
+        &self,
+        id: &str,
+        forfeit: Forfeit,
+        result: GameResult,
+        extra: &Extra,
+    ) -> Result<(), StoreError> {
+        let (key, extra) = (id.to_string(), extra.clone());
+        self.write_game(id, move |tx| {
+            Box::pin(async move {
+                let n = tx
+                    .execute(
+                        "UPDATE games SET resigned = $2, finished = TRUE, result = $3, updated = $4, clock = $5
+                         WHERE id = $1 AND NOT finished",
+                        &[&key, &forfeit, &StoredResult(result), &now(), &extra.clock],
+                    )
+                    .await?;
+                if let (1, Some(players)) = (n, &extra.rated) {
+                    rate(tx, &key, players, result).await?;
+                }
+                Ok(())
+            })
+        })
+    }
+
+    /// Ends a game without a result: nobody made the first move in time.
+    pub fn abort(&self, id: &str, clock: Option<Clock>) -> Result<(), StoreError> {
+        let key = id.to_string();
+        self.write_game(id, move |tx| {
+            Box::pin(async move {
+                tx.execute(
+                    "UPDATE games SET aborted = TRUE, finished = TRUE, updated = $2, clock = $3
+                     WHERE id = $1 AND NOT finished",
+                    &[&key, &now(), &clock],
+                )
+                .await?;
+                Ok(())
+            })
+        })
+    }
+
+    /// Unfinished games with a clock.
+    pub fn clocked_unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let c = client(&pool).await?;
+            let rows = c.query("SELECT id FROM games WHERE NOT finished AND clock IS NOT NULL", &[]).await?;
+            rows.iter().map(|r| r.try_get(0).map_err(StoreError::from)).collect()
+        })
+    }
+
+    /// A game's row and its moves in order.
+    pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+        let (pool, id) = (self.pool.clone(), id.to_string());
+        self.run(async move {
+            let c = client(&pool).await?;
+            let st = c.prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1")).await?;
+            let Some(row) = c.query_opt(&st, &[&id]).await? else { return Ok(None) };
+            let st = c.prepare_cached("SELECT mv FROM moves WHERE game_id = $1 ORDER BY ply").await?;
+            let moves = c
+                .query(&st, &[&id])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(Some((game_row(&row)?, moves)))
+        })
+    }
+
+    /// Finished games, newest first.
+    pub fn finished(&self, limit: usize, offset: usize) -> Result<Vec<Summary>, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let c = client(&pool).await?;
+            let rows = c
+                .query(
+                    "SELECT g.id, g.mode, g.result, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.updated
+                     FROM games g WHERE g.finished ORDER BY g.updated DESC, g.id LIMIT $1 OFFSET $2",
+                    &[&ply(limit), &ply(offset)],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    let result: Option<StoredResult> = r.try_get(2)?;
+                    Ok(Summary {
+                        id: r.try_get(0)?,
+                        mode: r.try_get(1)?,
+                        outcome: result.map(|r| ResultView::from(r.0)),
+                        moves: r.try_get(3)?,
+                        updated: r.try_get(4)?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// How many games are not finished.
+    pub fn open_games(&self) -> Result<usize, StoreError> {
+        self.open_games_since(i64::MIN)
+    }
+
+    /// How many unfinished games changed at or after `since`.
+    pub fn open_games_since(&self, since: i64) -> Result<usize, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let c = client(&pool).await?;
+            let n: i64 = c
+                .query_one("SELECT COUNT(*) FROM games WHERE NOT finished AND updated >= $1", &[&since])
+                .await?
+                .try_get(0)?;
+            Ok(usize::try_from(n).unwrap_or(0))
+        })
+    }
+}

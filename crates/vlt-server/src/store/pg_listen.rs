@@ -1,0 +1,58 @@
+//! The other servers' changes, heard with `LISTEN`: each committed write to a game notifies
+//! `vlt_games` with the writing server's name and the game's id (delivered only at commit, so what
+//! is heard is already in the database). One connection of its own listens, reconnecting after a
+//! failure; after every (re)connection a [`Change::Resync`] says that changes may have been missed.
+
+use super::postgres::CHANNEL;
+use futures_util::StreamExt;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+/// A change made by another server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Game `id` changed: moves, seats, clock or result.
+    Game(String),
+    /// The listening connection was (re)made: any game may have changed meanwhile.
+    Resync,
+}
+
+/// How long the listener waits before connecting again.
+const RECONNECT: Duration = Duration::from_secs(1);
+
+/// Listens for ever, sending every change not made by `me` to `changes`.
+pub(crate) async fn listen(config: tokio_postgres::Config, me: Arc<str>, changes: broadcast::Sender<Change>) {
+    loop {
+        if let Ok((client, mut conn)) = config.connect(NoTls).await {
+            let mut messages = futures_util::stream::poll_fn(move |cx| conn.poll_message(cx));
+            let sql = format!("LISTEN {CHANNEL}");
+            let ok = {
+                // The connection is driven by reading its messages, the LISTEN's answer included.
+                let mut listening = std::pin::pin!(client.batch_execute(&sql));
+                loop {
+                    tokio::select! {
+                        r = &mut listening => break r.is_ok(),
+                        m = messages.next() => if !matches!(m, Some(Ok(_))) { break false },
+                    }
+                }
+            };
+            if ok {
+                let _ = changes.send(Change::Resync);
+                while let Some(Ok(m)) = messages.next().await {
+                    if let AsyncMessage::Notification(n) = m {
+                        match n.payload().split_once(' ') {
+                            Some((from, id)) if from != &*me => {
+                                let _ = changes.send(Change::Game(id.to_string()));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            drop(client);
+        }
+        tokio::time::sleep(RECONNECT).await;
+    }
+}
