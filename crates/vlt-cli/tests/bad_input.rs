@@ -78,6 +78,9 @@ fn usage_errors_are_one_line() {
         (&["analyse", "--threads", "65", "x"], "65 is not in 1..=64"),
         (&["solve", "--games", "foo", "--survey", "9"], "possible values: greedy, engine"),
         (&["solve", "--at-least", "61", "x"], "61 is not in -60..=60"),
+        (&["solve", "--check-certificate", "/nonexistent/c.txt"], "certificate /nonexistent/c.txt"),
+        (&["solve", "--check-certificate", "Cargo.toml"], "not a certificate"),
+        (&["solve", "--check-certificate", "/dev/zero"], "longer than 256 bytes"),
         (&["tb", "probe", "--dir"], "see vlt tb probe --help"),
         (&["tb", "build", "--max-stones", "3", "--dir", "x", "--threads", "100000"], "--threads"),
         (&["bench", "--seconds", "1e300"], "0-3600"),
@@ -112,9 +115,11 @@ fn survey_ranges_and_counts_are_checked_at_the_edge() {
     // Research flags work but stay out of the main help.
     let help = String::from_utf8_lossy(&vlt(&["solve", "--help"]).stdout).into_owned();
     for hidden in ["--survey", "--per-stone", "--seed", "--games", "--check", "--estimate"] {
-        assert!(!help.contains(hidden), "{hidden} in the help:\n{help}");
+        // Followed by its value's name: `--check` is also the start of `--check-certificate`.
+        assert!(!help.contains(&format!("{hidden} ")), "{hidden} in the help:\n{help}");
     }
     assert!(help.contains("--at-least") && help.contains("--max-nodes"), "{help}");
+    assert!(help.contains("--certificate") && help.contains("--check-certificate"), "{help}");
     let o = vlt(&["solve", "--survey", "9", "--per-stone", "1", "--seed", "2"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim_start().starts_with("9 ")));

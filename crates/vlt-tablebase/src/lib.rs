@@ -24,6 +24,7 @@
 //! ```
 
 pub mod build;
+pub mod certificate;
 mod checkpoint;
 pub mod comm;
 pub mod error;

@@ -18,6 +18,7 @@
 //! guess. It orders the work and never decides anything.
 
 mod bounds;
+mod certify;
 pub mod estimate;
 mod pns;
 mod schedule;
@@ -35,6 +36,15 @@ pub enum SolveError {
     /// More positions would have to be expanded than the limit allows.
     #[error("node limit of {0} expanded positions reached")]
     NodeLimit(u64),
+    /// A certificate would have more nodes than the format allows.
+    #[error("the certificate would have more than {0} nodes")]
+    CertificateTooLarge(u64),
+    /// The board is empty: there is nothing to prove.
+    #[error("the game is over: nothing to prove")]
+    GameOver,
+    /// No proof could be written out although the value was found (a fault of the solver).
+    #[error("the solver's value could not be written out as a proof")]
+    Unprovable,
 }
 
 /// Counters of a solver's work.

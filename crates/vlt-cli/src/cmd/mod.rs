@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod apply;
 pub mod bench;
+pub mod certificate;
 pub mod engine;
 pub mod learn;
 pub mod loadtest;

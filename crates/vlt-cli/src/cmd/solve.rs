@@ -24,12 +24,19 @@ const DEFAULT_STONES: u32 = 8;
                         vlt solve '0,1,2,0,1,0/2,0,1,3,0,2 B 20 18' --dir tb --at-least 1")]
 pub struct Args {
     /// The position (N2).
-    #[arg(required_unless_present = "survey")]
+    #[arg(required_unless_present_any = ["survey", "check_certificate"])]
     position: Option<String>,
     /// Tables to probe (as `vlt tb build` writes them); without it, tables of up to 8 stones are
     /// built in memory.
-    #[arg(long)]
+    #[arg(long, visible_alias = "tablebase")]
     dir: Option<PathBuf>,
+    /// Also write the proof of the value to FILE (docs/solver.md), for --check-certificate.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["at_least", "survey", "check_certificate"])]
+    certificate: Option<PathBuf>,
+    /// Check the proof in FILE instead of solving, without search: the rules and, for its table
+    /// leaves, the tables of --dir (--tablebase). A refused certificate exits with status 2.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "at_least", "survey", "moves"])]
+    check_certificate: Option<PathBuf>,
     /// Also give every legal move's value.
     #[arg(long, conflicts_with = "at_least")]
     moves: bool,
@@ -137,6 +144,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(dir) => Tablebase::open(dir).map_err(input)?,
         None => Tablebase::from_layers(build_in_memory(DEFAULT_STONES)),
     };
+    if let Some(file) = &a.check_certificate {
+        return super::certificate::check_file(file, &tb, a.json);
+    }
     let estimate = estimator(&a.estimate)?;
     if let Some(range) = a.survey.clone() {
         return survey(&a, &tb, range, estimate.as_ref());
@@ -168,6 +178,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         };
         input(format!("{e} ({known}); raise --max-nodes or build bigger tables"))
     })?;
+    let written = match &a.certificate {
+        Some(file) => Some(super::certificate::write_file(&mut solver, pos, file)?),
+        None => None,
+    };
     if a.json {
         let mut o = serde_json::json!({
             "value": value,
@@ -177,6 +191,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             "tests": stats.tests,
             "seconds": secs,
         });
+        if let Some(w) = &written {
+            o["certificate"] = serde_json::json!({"nodes": w.nodes, "bytes": w.bytes});
+        }
         if a.moves {
             o["moves"] =
                 moves.iter().map(|(m, v)| serde_json::json!({"move": m.to_string(), "value": v})).collect();
@@ -206,6 +223,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             secs,
             stats.nodes as f64 / secs.max(1e-9)
         )?;
+        if let (Some(w), Some(file)) = (&written, &a.certificate) {
+            writeln!(
+                std::io::stdout(),
+                "certificate {}: {} nodes, {} bytes",
+                file.display(),
+                w.nodes,
+                w.bytes
+            )?;
+        }
     }
     Ok(())
 }
@@ -375,6 +401,8 @@ mod tests {
         Args {
             position: position.map(String::from),
             dir: None,
+            certificate: None,
+            check_certificate: None,
             moves: true,
             max_nodes: 1_000_000,
             json: true,

@@ -132,7 +132,7 @@ impl Solver<'_> {
     }
 
     /// Whether the tables or the proved bounds settle `(pos, t)`, with the bound that does.
-    fn known(&mut self, pos: Position, t: i8) -> Option<(bool, i8)> {
+    pub(super) fn known(&mut self, pos: Position, t: i8) -> Option<(bool, i8)> {
         if let Some(v) = self.tb.probe(pos) {
             self.stats.probes += 1;
             return Some((v >= i32::from(t), v as i8));

@@ -102,7 +102,7 @@ impl Solver<'_> {
 
     /// Whether the value of `pos` for its mover is at least `t`: the end of the game, the tables
     /// or the proved bounds when they settle it, else one proof-number search.
-    fn at_least(&mut self, pos: Position, t: i8) -> Result<bool, SolveError> {
+    pub(super) fn at_least(&mut self, pos: Position, t: i8) -> Result<bool, SolveError> {
         if pos.is_game_over() {
             return Ok(0 >= t);
         }

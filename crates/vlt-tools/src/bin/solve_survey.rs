@@ -1,0 +1,86 @@
+//! The solver's survey without the CLI's dependencies: `cargo run --release -p vlt-tools --bin
+//! solve_survey -- DIR FROM TO PER_STONE SEED [CHECK_DIR]` solves the same greedy-game positions as
+//! `vlt solve --survey FROM..=TO --per-stone PER_STONE --seed SEED --dir DIR` (the same draws) and
+//! prints the median nodes and tests per stone count; with CHECK_DIR every value is compared with
+//! those bigger tables. Environment: `MAX_NODES` (default 50 M); `CERTIFY=1` also writes each
+//! value's certificate in memory, checks it and prints the median certificate nodes;
+//! `BUILD=N` first builds the tables of up to N stones into DIR; `ESSENTIAL=1` also runs, on a
+//! fresh solver, only the two tests that pin the value found (`≥ v` and `≥ v + 1`) and prints
+//! their median nodes: what a schedule that guessed every value right would cost.
+
+use vlt_core::playout::{SplitMix64, greedy_position};
+use vlt_tablebase::Tablebase;
+use vlt_tablebase::certificate::check;
+use vlt_tablebase::solve::Solver;
+
+fn median(mut v: Vec<u64>) -> u64 {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or(0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [dir, from, to, per, seed, rest @ ..] = &args[..] else {
+        eprintln!("usage: solve_survey DIR FROM TO PER_STONE SEED [CHECK_DIR]");
+        std::process::exit(2);
+    };
+    let dir = std::path::Path::new(dir);
+    if let Some(n) = std::env::var("BUILD").ok().and_then(|s| s.parse().ok()) {
+        let start = std::time::Instant::now();
+        vlt_tablebase::build(dir, n, &|_| {}).expect("tables built");
+        eprintln!("tables of up to {n} stones built in {:.1} s", start.elapsed().as_secs_f64());
+    }
+    let tb = Tablebase::open(dir).expect("tables");
+    let (from, to): (u32, u32) = (from.parse().expect("FROM"), to.parse().expect("TO"));
+    let per: usize = per.parse().expect("PER_STONE");
+    let mut rng = SplitMix64(seed.parse().expect("SEED"));
+    let big = rest.first().map(|d| Tablebase::open_up_to(std::path::Path::new(d), to).expect("check tables"));
+    let limit = std::env::var("MAX_NODES").ok().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
+    let certify = std::env::var("CERTIFY").is_ok_and(|v| v == "1");
+    let essential = std::env::var("ESSENTIAL").is_ok_and(|v| v == "1");
+    let start = std::time::Instant::now();
+    println!("stones  median-nodes  median-tests  total-nodes  median-cert-nodes  median-essential  checked");
+    for n in from..=to {
+        let (mut nodes, mut tests, mut certs, mut checked, mut tries) =
+            (Vec::new(), Vec::new(), Vec::new(), 0, 0);
+        let mut pair = Vec::new();
+        while nodes.len() < per && tries < 1000 * per {
+            tries += 1;
+            let Some(pos) = greedy_position(n, &mut rng) else { continue };
+            let mut solver = Solver::new(&tb, limit);
+            let Ok(v) = solver.value(pos) else {
+                nodes.push(u64::MAX);
+                tests.push(u64::MAX);
+                continue;
+            };
+            let st = solver.stats();
+            nodes.push(st.nodes);
+            tests.push(st.tests);
+            if let Some(want) = big.as_ref().and_then(|b| b.probe(pos)) {
+                assert_eq!(v, want, "{pos}: solved {v:+}, the tables say {want:+}");
+                checked += 1;
+            }
+            if essential {
+                let mut fresh = Solver::new(&tb, limit);
+                let holds = (fresh.can_force(pos, v), fresh.can_force(pos, v + 1));
+                assert_eq!(holds, (Ok(true), Ok(false)), "{pos}");
+                pair.push(fresh.stats().nodes);
+            }
+            if certify {
+                let cert = solver.certificate(pos).expect("a certificate");
+                let ok = check(&cert, Some(&tb)).unwrap_or_else(|e| panic!("{pos}: {e}"));
+                assert_eq!(ok.value, v);
+                certs.push(ok.nodes);
+            }
+        }
+        let total: u64 = nodes.iter().filter(|&&x| x != u64::MAX).sum();
+        println!(
+            "{n:>6}  {:>12}  {:>12}  {total:>11}  {:>17}  {:>16}  {checked:>7}",
+            median(nodes),
+            median(tests),
+            median(certs),
+            median(pair)
+        );
+    }
+    eprintln!("{:.1} s", start.elapsed().as_secs_f64());
+}
