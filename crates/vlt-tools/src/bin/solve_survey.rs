@@ -39,7 +39,9 @@ fn main() {
     let certify = std::env::var("CERTIFY").is_ok_and(|v| v == "1");
     let essential = std::env::var("ESSENTIAL").is_ok_and(|v| v == "1");
     let start = std::time::Instant::now();
-    println!("stones  median-nodes  median-tests  total-nodes  median-cert-nodes  median-essential  checked");
+    println!(
+        "stones  median-nodes  median-tests  total-nodes  median-cert-nodes  median-essential  total-essential  checked"
+    );
     for n in from..=to {
         let (mut nodes, mut tests, mut certs, mut checked, mut tries) =
             (Vec::new(), Vec::new(), Vec::new(), 0, 0);
@@ -74,8 +76,9 @@ fn main() {
             }
         }
         let total: u64 = nodes.iter().filter(|&&x| x != u64::MAX).sum();
+        let total_pair: u64 = pair.iter().sum();
         println!(
-            "{n:>6}  {:>12}  {:>12}  {total:>11}  {:>17}  {:>16}  {checked:>7}",
+            "{n:>6}  {:>12}  {:>12}  {total:>11}  {:>17}  {:>16}  {total_pair:>15}  {checked:>7}",
             median(nodes),
             median(tests),
             median(certs),
