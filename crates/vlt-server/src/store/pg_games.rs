@@ -169,6 +169,32 @@ impl PgStore {
         extra: &Extra,
     ) -> Result<(), StoreError> {
         let (key, moves, extra) = (id.to_string(), moves.to_vec(), extra.clone());
+        if !(result.is_some() && extra.rated.is_some()) {
+            // The common case, a move with no rating to update: one statement (an implicit
+            // transaction), so one round trip to the database per move.
+            let (pool, payload) = (self.pool.clone(), format!("{} {id}", self.instance));
+            return self.run(async move {
+                let c = client(&pool).await?;
+                let st = c
+                    .prepare_cached(
+                        "WITH new_moves AS (
+                             INSERT INTO moves (game_id, ply, mv)
+                             SELECT $1, $2::BIGINT + t.i - 1, t.mv FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(mv, i)
+                         ), game AS (
+                             UPDATE games SET finished = $4, result = $5, updated = $6, clock = $7 WHERE id = $1
+                         )
+                         SELECT pg_notify($8, $9)",
+                    )
+                    .await?;
+                let stored = result.map(StoredResult);
+                c.query_one(
+                    &st,
+                    &[&key, &ply(first), &moves, &result.is_some(), &stored, &now(), &extra.clock, &CHANNEL, &payload],
+                )
+                .await?;
+                Ok(())
+            });
+        }
         self.write_game(id, move |tx| {
             Box::pin(async move {
                 let insert =
