@@ -13,6 +13,7 @@ use crate::callconv;
 use crate::env::{Core, GOING, ILLEGAL, Reward, legal_tuple, max_moves_arg};
 use crate::position::PyPosition;
 use crate::recycle::{Dicts, Tuple};
+use crate::smalldict;
 use crate::value_error;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -25,29 +26,6 @@ pub(crate) fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<i64> {
     match action.extract::<i64>() {
         Ok(a) => Ok(a),
         Err(_) => action.call_method0(pyo3::intern!(action.py(), "__int__"))?.extract(),
-    }
-}
-
-/// `d[key]`: straight from the dict for the exact dicts the environment makes (no Python protocol
-/// to go through), Python's subscript for anything a caller put in their place.
-fn dict_get<'py>(d: &Bound<'py, PyAny>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    if let Ok(dict) = d.cast_exact::<PyDict>()
-        && let Some(v) = dict.get_item(key)?
-    {
-        return Ok(v);
-    }
-    d.get_item(key)
-}
-
-/// `d[key] = value`, as `dict_get` reads.
-fn dict_set<'py>(
-    d: &Bound<'py, PyAny>,
-    key: &Bound<'py, PyAny>,
-    value: impl IntoPyObject<'py>,
-) -> PyResult<()> {
-    match d.cast_exact::<PyDict>() {
-        Ok(dict) => dict.set_item(key, value),
-        Err(_) => d.set_item(key, value),
     }
 }
 
@@ -145,16 +123,18 @@ pub struct AecCore {
     result: Tuple,
     #[pyo3(get, set)]
     agents: Py<PyAny>,
-    #[pyo3(get, set)]
+    // These five are handed out by the getters below, which forget `known`.
     rewards: Py<PyAny>,
-    #[pyo3(get, set, name = "_cumulative_rewards")]
     cumulative_rewards: Py<PyAny>,
-    #[pyo3(get, set)]
     terminations: Py<PyAny>,
-    #[pyo3(get, set)]
     truncations: Py<PyAny>,
-    #[pyo3(get, set)]
     infos: Py<PyAny>,
+    /// What `last` returns of each agent from the dicts (cumulative reward, termination,
+    /// truncation, info), read while nobody else held them. Nobody can change a dict without a
+    /// reference to it, and since then the only way to one has been a getter, which forgets
+    /// these: so while they are known they are what the dicts hold, and `last` and `step` need not
+    /// read the dicts again.
+    known: Option<[[Py<PyAny>; 4]; 2]>,
     #[pyo3(get, set)]
     agent_selection: Py<PyAny>,
 }
@@ -199,16 +179,49 @@ impl AecCore {
         if agent.is_none() {
             return Err(PyRuntimeError::new_err("reset() must be called before last()"));
         }
+        let i = self.index(&agent)?;
         let obs = if observe { self.observe(&agent)?.into_any() } else { py.None().into_bound(py) };
-        let of = |d: &Py<PyAny>| dict_get(d.bind(py), &agent);
-        let items = [
-            obs,
-            of(&self.cumulative_rewards)?,
-            of(&self.terminations)?,
-            of(&self.truncations)?,
-            of(&self.infos)?,
-        ];
-        self.result.fill(py, items)
+        if self.known.is_none() {
+            self.known = self.read_known(py)?;
+        }
+        let [reward, term, trunc, info] = match &self.known {
+            Some(k) => k[i].each_ref().map(|v| v.bind(py).clone()),
+            None => {
+                let of = |d: &Py<PyAny>| smalldict::get(d.bind(py), &agent);
+                [
+                    of(&self.cumulative_rewards)?,
+                    of(&self.terminations)?,
+                    of(&self.truncations)?,
+                    of(&self.infos)?,
+                ]
+            }
+        };
+        self.result.fill(py, [obs, reward, term, trunc, info])
+    }
+
+    /// `known`, read from the dicts if nobody else holds them (they are exact dicts and hold both
+    /// agents); `None` otherwise.
+    fn read_known(&self, py: Python<'_>) -> PyResult<Option<[[Py<PyAny>; 4]; 2]>> {
+        let dicts = [&self.cumulative_rewards, &self.terminations, &self.truncations, &self.infos];
+        let only_ours = |d: &&Py<PyAny>| {
+            let d = d.bind(py);
+            d.is_exact_instance_of::<PyDict>() && crate::recycle::refcnt(d) == 1
+        };
+        if !dicts.iter().all(only_ours) {
+            return Ok(None);
+        }
+        let mut known = Vec::with_capacity(2);
+        for name in &self.names {
+            let mut values = Vec::with_capacity(4);
+            for d in dicts {
+                match d.bind(py).cast::<PyDict>()?.get_item(name.bind(py))? {
+                    Some(v) => values.push(v.unbind()),
+                    None => return Ok(None),
+                }
+            }
+            known.push(<[Py<PyAny>; 4]>::try_from(values).expect("four values"));
+        }
+        Ok(Some(<[[Py<PyAny>; 4]; 2]>::try_from(known).expect("two agents")))
     }
 
     /// `step`: plays the action of the agent to move (`None` once its game is over).
@@ -236,19 +249,35 @@ impl AecCore {
         let cumulative = me.cumulative_rewards.bind(py).clone();
         let c = i64::from(captured);
         if status == GOING {
-            if me.win {
-                dict_set(&cumulative, &agent, 0i64)?;
-            } else {
-                // As `_cumulative_rewards[agent] = 0`, the rewards, then `_accumulate_rewards()`.
-                dict_set(&rewards, &agent, c)?;
-                dict_set(&rewards, &other, -c)?;
-                dict_set(&cumulative, &agent, c)?;
-                let theirs = dict_get(&cumulative, &other)?.sub(c)?;
-                dict_set(&cumulative, &other, &theirs)?;
+            let (i, j) = (me.index(&agent)?, 1 - me.index(&agent)?);
+            // As `_cumulative_rewards[agent] = 0`, the rewards (none in "win"), then
+            // `_accumulate_rewards()`.
+            let mine = (if me.win { 0 } else { c }).into_pyobject(py)?.into_any();
+            let theirs = match (&me.known, me.win) {
+                (_, true) => None,
+                (Some(k), false) => Some(k[j][0].bind(py).sub(c)?),
+                (None, false) => Some(smalldict::get(&cumulative, &other)?.sub(c)?),
+            };
+            if !me.win {
+                smalldict::set(&rewards, &agent, &mine)?;
+                smalldict::set(&rewards, &other, &(-c).into_pyobject(py)?.into_any())?;
+            }
+            if me.known.as_ref().is_none_or(|k| !k[i][0].bind(py).is(&mine)) {
+                smalldict::set(&cumulative, &agent, &mine)?;
+            }
+            if let Some(theirs) = &theirs {
+                smalldict::set(&cumulative, &other, theirs)?;
+            }
+            if let Some(k) = me.known.as_mut() {
+                k[i][0] = mine.unbind();
+                if let Some(theirs) = theirs {
+                    k[j][0] = theirs.unbind();
+                }
             }
             if me.core.plies() >= me.max_moves {
                 me.truncations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
                 me.done = true;
+                me.known = None;
             }
             me.agent_selection = me.name(py, me.core.position().to_move());
             return Ok(());
@@ -274,6 +303,7 @@ impl AecCore {
         cumulative.set_item(&agent, 0)?;
         me.terminations = me.both(py, || Ok(true.into_pyobject(py)?.to_owned().into_any()))?;
         me.done = true;
+        me.known = None;
         drop(me);
         slf.call_method0(pyo3::intern!(py, "_accumulate_rewards"))?;
         Ok(())
@@ -311,6 +341,7 @@ impl AecCore {
             terminations: PyDict::new(py).into_any().unbind(),
             truncations: PyDict::new(py).into_any().unbind(),
             infos: PyDict::new(py).into_any().unbind(),
+            known: None,
             agent_selection: py.None(),
         })
     }
@@ -336,6 +367,7 @@ impl AecCore {
         self.agent_selection = self.name(py, self.core.position().to_move());
         self.started = true;
         self.done = false;
+        self.known = None;
         Ok(())
     }
 
@@ -345,6 +377,71 @@ impl AecCore {
         let p = Player::from_index(i);
         let (obs, mask) = (self.core.observation(p), self.core.mask(p));
         self.observations[i].take(agent.py(), &obs, &mask)
+    }
+
+    /// `{agent: reward}` of the last step.
+    #[getter]
+    fn rewards(&mut self, py: Python<'_>) -> Py<PyAny> {
+        self.known = None;
+        self.rewards.clone_ref(py)
+    }
+
+    #[setter]
+    fn set_rewards(&mut self, value: Py<PyAny>) {
+        self.known = None;
+        self.rewards = value;
+    }
+
+    /// `{agent: reward}` since the agent last moved (what `last` returns).
+    #[getter(_cumulative_rewards)]
+    fn cumulative_rewards(&mut self, py: Python<'_>) -> Py<PyAny> {
+        self.known = None;
+        self.cumulative_rewards.clone_ref(py)
+    }
+
+    #[setter(_cumulative_rewards)]
+    fn set_cumulative_rewards(&mut self, value: Py<PyAny>) {
+        self.known = None;
+        self.cumulative_rewards = value;
+    }
+
+    /// `{agent: bool}`: the game is over.
+    #[getter]
+    fn terminations(&mut self, py: Python<'_>) -> Py<PyAny> {
+        self.known = None;
+        self.terminations.clone_ref(py)
+    }
+
+    #[setter]
+    fn set_terminations(&mut self, value: Py<PyAny>) {
+        self.known = None;
+        self.terminations = value;
+    }
+
+    /// `{agent: bool}`: the game was cut after `max_moves` moves.
+    #[getter]
+    fn truncations(&mut self, py: Python<'_>) -> Py<PyAny> {
+        self.known = None;
+        self.truncations.clone_ref(py)
+    }
+
+    #[setter]
+    fn set_truncations(&mut self, value: Py<PyAny>) {
+        self.known = None;
+        self.truncations = value;
+    }
+
+    /// `{agent: dict}` (`{"illegal": True}` after an illegal action).
+    #[getter]
+    fn infos(&mut self, py: Python<'_>) -> Py<PyAny> {
+        self.known = None;
+        self.infos.clone_ref(py)
+    }
+
+    #[setter]
+    fn set_infos(&mut self, value: Py<PyAny>) {
+        self.known = None;
+        self.infos = value;
     }
 
     /// Gives each subclass its own descriptors of `step`, `last` and `legal_actions`, which
@@ -391,6 +488,9 @@ impl AecCore {
             n.infos = copy(&me.infos)?;
             n.agent_selection = copy(&me.agent_selection)?;
         }
+        drop(me);
+        // The memo keeps the originals, and whoever holds it may change them.
+        slf.borrow_mut().known = None;
         if let Ok(d) = slf.getattr("__dict__") {
             new.getattr("__dict__")?.call_method1("update", (deepcopy.call1((d, memo))?,))?;
         }

@@ -18,6 +18,7 @@ mod gym;
 mod opponent;
 mod position;
 mod recycle;
+mod smalldict;
 mod tablebase;
 mod vector;
 

@@ -11,16 +11,17 @@
 //! them all gets new ones each time.
 #![allow(unsafe_code)] // the reference counts and the in-place writes, each with its SAFETY note
 
+use crate::smalldict;
 use numpy::npyffi::flags::{NPY_ARRAY_C_CONTIGUOUS, NPY_ARRAY_WRITEABLE};
 use numpy::{Element, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 /// How many arrays a pool keeps: one in use and one the caller still holds from the step before
 /// (as in `obs, … = env.step(policy(obs))`), with room to spare.
 const SLOTS: usize = 4;
 
-fn refcnt(obj: &Bound<'_, PyAny>) -> isize {
+pub(crate) fn refcnt(obj: &Bound<'_, PyAny>) -> isize {
     // SAFETY: a valid object (the `Bound` holds it), and the GIL is held.
     unsafe { pyo3::ffi::Py_REFCNT(obj.as_ptr()) }
 }
@@ -124,24 +125,20 @@ impl Dicts {
     #[inline]
     fn is_free(py: Python<'_>, s: &DictSlot) -> bool {
         let d = s.dict.bind(py);
-        // A borrowed look-up (without `PyDict_GetItem`'s saving and restoring of the error
-        // indicator); only the pointer is compared. A lookup can fail only through a key of the
-        // caller's whose `__eq__` raises: the dict is then not the pool's to reuse.
-        let holds = |key: &Bound<'_, PyString>, a: &Bound<'_, PyAny>| {
-            // SAFETY: a valid dict and key, the GIL held.
-            let found = unsafe { pyo3::ffi::PyDict_GetItemWithError(d.as_ptr(), key.as_ptr()) };
-            if found.is_null() {
-                let _ = PyErr::take(py);
-            }
-            found == a.as_ptr()
-        };
+        let mask = s.mask.array.bind(py).as_any();
         refcnt(d.as_any()) == 1
-            && d.len() == 1 + usize::from(s.obs.is_some())
             && s.mask.is_free(py, 6, 1)
-            && holds(pyo3::intern!(py, "action_mask"), s.mask.array.bind(py).as_any())
-            && s.obs.as_ref().is_none_or(|o| {
-                o.is_free(py, 14, 1) && holds(pyo3::intern!(py, "observation"), o.array.bind(py).as_any())
-            })
+            && s.obs.as_ref().is_none_or(|o| o.is_free(py, 14, 1))
+            && match &s.obs {
+                Some(o) => smalldict::holds_exactly(
+                    d,
+                    &[
+                        (pyo3::intern!(py, "action_mask"), mask),
+                        (pyo3::intern!(py, "observation"), o.array.bind(py).as_any()),
+                    ],
+                ),
+                None => smalldict::holds_exactly(d, &[(pyo3::intern!(py, "action_mask"), mask)]),
+            }
     }
 
     /// A dict holding `obs` (when the pool's dicts have it) and `mask`: one of the pool's that

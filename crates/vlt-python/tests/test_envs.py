@@ -406,3 +406,26 @@ def test_pettingzoo_dead_steps_after_the_cut():
     assert env.agents == ["player_0", "player_1"] and not any(env.truncations.values())
     env.step(2)
     assert env.agent_selection == "player_1"
+
+
+def test_pettingzoo_last_returns_what_the_dicts_hold_after_callers_change_them():
+    pytest.importorskip("pettingzoo")
+    from vlt.pettingzoo import vai_lung_thlan_v0
+
+    env = vai_lung_thlan_v0.env()
+    env.reset(seed=0)
+    env.step(2)
+    assert env.last()[1:4] == (0, False, False)  # read from the dicts, then kept
+    cumulative = env._cumulative_rewards
+    env.last()
+    cumulative["player_1"] = 5  # changed later, through a reference held meanwhile
+    assert env.last()[1] == 5
+    env.terminations["player_1"] = True
+    assert env.last()[2] is True
+    env.truncations = {"player_0": False, "player_1": True}
+    assert env.last()[3] is True
+    env.reset(seed=0)
+    env.step(2)
+    env.last()
+    env.step(0)  # player_1's move sets its cumulative reward to 0 again, in the dict too
+    assert env._cumulative_rewards["player_1"] == 0 and env.last()[1] == 0
