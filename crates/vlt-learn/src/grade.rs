@@ -1,6 +1,7 @@
 //! How a candidate position becomes a puzzle: the tables' verdict on every move, the solution
 //! line, and the difficulty measured by how often the engine at low levels misses the move.
 
+use crate::cycle;
 use crate::puzzle::{MAX_LINE, Puzzle, Source};
 use crate::theme;
 use std::collections::HashSet;
@@ -75,52 +76,6 @@ pub fn line(tb: &Tablebase, pos: Position, first: Move) -> (Vec<Move>, bool, u8)
     (out, endless, depth.min(usize::from(u8::MAX)) as u8)
 }
 
-/// The most positions [`optimal_play_cycles`] visits.
-const CYCLE_SEARCH_NODES: usize = 200_000;
-
-/// True when perfect play from `pos` can run into an endless cycle: some line of quiet moves that
-/// each keep the value for their mover (any of the tables' best moves, not only the first) comes
-/// back to a position it has passed, so that R7 ends the game with stones still on the board.
-/// A depth-first search for a cycle in the graph of such moves, each position expanded once;
-/// `false` also when it gives up after [`CYCLE_SEARCH_NODES`] positions.
-#[must_use]
-pub fn optimal_play_cycles(tb: &Tablebase, pos: Position) -> bool {
-    /// Positions on the current path, and positions fully explored without a cycle.
-    struct Search<'a> {
-        tb: &'a Tablebase,
-        path: HashSet<u128>,
-        done: HashSet<u128>,
-    }
-    impl Search<'_> {
-        fn go(&mut self, p: Position) -> bool {
-            let key = p.repetition_key();
-            if self.path.contains(&key) {
-                return true;
-            }
-            if self.done.contains(&key)
-                || self.done.len() + self.path.len() > CYCLE_SEARCH_NODES
-                || p.is_game_over()
-            {
-                return false;
-            }
-            let Some(moves) = self.tb.probe_moves(p) else { return false };
-            let best = moves.iter().map(|m| m.1).max().unwrap_or(0);
-            self.path.insert(key);
-            for (m, v) in moves {
-                // A capture leaves every earlier position behind: none of them can come back.
-                let (child, k) = p.play_counting(m);
-                if v == best && k == 0 && self.go(child) {
-                    return true;
-                }
-            }
-            self.path.remove(&key);
-            self.done.insert(key);
-            false
-        }
-    }
-    Search { tb, path: HashSet::new(), done: HashSet::new() }.go(pos)
-}
-
 /// How often the engine at [`MEASURE_LEVELS`] plays something other than `best` in `pos`:
 /// `(misses, tries)`. The engine's memory is cleared first, so the count does not depend on what
 /// it searched before.
@@ -141,6 +96,18 @@ pub fn engine_misses(engine: &mut Engine, pos: Position, best: Move) -> (u8, u8)
     (misses, tries)
 }
 
+/// True when the endless cycle (R7) decides the puzzle of `pos` with right move `best`: the move
+/// holds a 0 that rests on R7, or another move would give the opponent such a defence
+/// ([`cycle::role`]).
+#[must_use]
+pub fn cycle_theme(tb: &Tablebase, pos: Position, best: Move, values: &[Option<i8>; ROW]) -> bool {
+    let mover = pos.to_move();
+    let moves: Vec<(Move, i32)> = (0..ROW)
+        .filter_map(|i| values[i].map(|v| (Move::from(crate::puzzle::own_hole(mover, i)), i32::from(v))))
+        .collect();
+    cycle::role(pos, best, &moves, |p, pl| cycle::rests_on_cycle(tb, p, pl)).is_some()
+}
+
 /// The puzzle of `pos`, when it makes one ([`verdict`]), measured with `engine`.
 #[must_use]
 pub fn grade(
@@ -151,10 +118,9 @@ pub fn grade(
     min_gap: i32,
 ) -> Option<Puzzle> {
     let (best, values) = verdict(tb, pos, min_gap)?;
-    let (mut full, endless, depth) = line(tb, pos, best);
+    let (mut full, _, depth) = line(tb, pos, best);
     full.truncate(MAX_LINE);
-    let after = pos.play_unchecked(best);
-    let themes = theme::detect(pos, &full, endless || optimal_play_cycles(tb, after));
+    let themes = theme::detect(pos, &full, cycle_theme(tb, pos, best, &values));
     let (misses, tries) = engine_misses(engine, pos, best);
     let mut p =
         Puzzle { position: pos, best, values, depth, misses, tries, themes, rating: 0, source, line: full };
@@ -167,17 +133,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cycle_that_perfect_play_leaves_is_no_cycle_theme() {
+    fn the_rules_cycle_is_no_cycle_puzzle() {
         use vlt_tablebase::build::build_in_memory;
         let tb = Tablebase::from_layers(build_in_memory(9));
         // RULES.md R7's 12-move cycle exists among the moves of this position, but A does better
-        // than circling (+3 by 1A, 2A or 4A; the cycle's 5A is worth +1): no endless optimal play.
+        // than circling (+3 by 1A, 2A or 4A; the cycle's 5A is worth +1), and B's -3 after any
+        // of them needs no cycle either: no endless-cycle theme.
         let cycle: Position = "1,0,1,0,1,0/1,2,0,1,2,0 A 25 26".parse().unwrap();
         assert_eq!(tb.probe(cycle), Some(3));
-        assert!(!optimal_play_cycles(&tb, cycle));
-        // Below 9 stones there is no cycle at all (docs/tablebase.md).
-        let small: Position = "1,0,1,0,1,0/1,2,0,1,1,0 A 25 27".parse().unwrap();
-        assert!(!optimal_play_cycles(&tb, small));
+        let moves = tb.probe_moves(cycle).unwrap();
+        let mut values = [None; ROW];
+        for (m, v) in &moves {
+            values[m.hole().number() as usize - 1] = Some(*v as i8);
+        }
+        let best = tb.best_move(cycle).unwrap().0;
+        assert!(!cycle_theme(&tb, cycle, best, &values));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod build;
+pub mod cycle;
 pub mod format;
 pub mod grade;
 pub mod puzzle;

@@ -13,8 +13,9 @@ pub enum Theme {
     Lap = 2,
     /// Leaving the opponent's row empty, so that it passes and the mover moves again (R5).
     Starve = 4,
-    /// Play that runs into an endless cycle, ended by R7 with no further captures: the defence
-    /// that holds the value.
+    /// The endless cycle (R7) decides the puzzle: the right move holds a value that rests on R7
+    /// (the opponent can keep the stones circling, and ending the play would cost the mover), or
+    /// it is the move that leaves the opponent no such defence (crate::cycle).
     Cycle = 8,
 }
 
@@ -76,7 +77,7 @@ impl Themes {
 }
 
 /// The themes of a solution: `line` starts with the right move in `pos` and follows the tables'
-/// best play; `endless` says that the line runs into a repetition instead of an empty board (R7).
+/// best play; `endless` says that R7's endless cycle decides the puzzle (`grade::cycle_theme`).
 /// The chain, the lap and the starving are looked for in the right move and in the solver's next
 /// move on the line (a move that prepares one of them is as much the point as the move itself).
 ///

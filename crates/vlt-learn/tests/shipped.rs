@@ -20,7 +20,8 @@ fn the_set_holds_a_thousand_distinct_puzzles_built_by_a_pinned_command() {
     );
     let keys: HashSet<_> = set.puzzles.iter().map(|p| p.position.repetition_key()).collect();
     assert_eq!(keys.len(), set.puzzles.len(), "every position once");
-    // Endless optimal play (R7) does not occur in the set's games (docs/puzzles.md); the others do.
+    // No position of up to 16 stones has a value resting on R7, so no puzzle has the cycle theme
+    // (docs/puzzles.md, crates/vlt-learn/src/cycle.rs); the other themes all occur.
     for t in [Theme::Chain, Theme::Lap, Theme::Starve] {
         assert!(set.puzzles.iter().any(|p| p.themes.contains(t)), "some puzzle shows {}", t.name());
     }
