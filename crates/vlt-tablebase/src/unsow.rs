@@ -30,25 +30,60 @@ pub fn for_each_predecessor(
 /// The boards from which `mover` sowing one of its holes, without capture, gives `child`.
 #[inline]
 fn unsow(child: &[u8; HOLES], mover: Player, n: u32, f: &mut impl FnMut(&[u8; HOLES], Player)) {
+    // A sowing of 12 stones or more drops one into every hole: only possible when none is empty.
+    let full = child.iter().all(|&c| c > 0);
     for h in mover.index() * ROW..mover.index() * ROW + ROW {
-        // `need[j]`: stones that sowing `s` from `h` drops into hole `j` (R3: laps include `h`).
-        let mut need = [0u8; HOLES];
-        for s in 1..=n as usize {
-            let j = (h + s) % HOLES;
-            need[j] += 1;
-            if need[j] > child[j] {
-                break; // sowing more only drops more
-            }
-            // The start hole was emptied, so it holds exactly its laps; the last hole must not hold a
-            // single stone, which would be a capture (R4).
-            if child[h] == need[h] && child[j] != 1 {
-                let mut p = [0u8; HOLES];
-                for k in 0..HOLES {
-                    p[k] = child[k] - need[k];
+        if child[h] == 0 {
+            // Sowings shorter than a lap leave `h` empty and take one stone from each of the next
+            // `s` holes, so a predecessor moves one more stone back to `h` at each step, and the
+            // first empty hole ends the run. (A lap would drop a stone into `h` itself.)
+            let mut p = *child;
+            let mut j = h;
+            for s in 1..HOLES as u8 {
+                j = if j + 1 == HOLES { 0 } else { j + 1 };
+                if child[j] == 0 {
+                    break;
                 }
-                p[h] = s as u8;
-                f(&p, mover);
+                p[j] -= 1;
+                p[h] = s;
+                // The last hole must not hold a single stone, which would be a capture (R4).
+                if child[j] != 1 {
+                    f(&p, mover);
+                }
             }
+        } else if full {
+            unsow_laps(child, mover, h, n, f);
+        }
+    }
+}
+
+/// The predecessors by a sowing from `h` of at least a lap (R3: laps include `h`), the only ones
+/// when `child[h]` is not empty; also finds any shorter ones, by the definition itself.
+#[cold]
+fn unsow_laps(
+    child: &[u8; HOLES],
+    mover: Player,
+    h: usize,
+    n: u32,
+    f: &mut impl FnMut(&[u8; HOLES], Player),
+) {
+    // `need[j]`: stones that sowing `s` from `h` drops into hole `j`.
+    let mut need = [0u8; HOLES];
+    for s in 1..=n as usize {
+        let j = (h + s) % HOLES;
+        need[j] += 1;
+        if need[j] > child[j] {
+            break; // sowing more only drops more
+        }
+        // The start hole was emptied, so it holds exactly its laps; the last hole must not hold a
+        // single stone, which would be a capture (R4).
+        if child[h] == need[h] && child[j] != 1 {
+            let mut p = [0u8; HOLES];
+            for k in 0..HOLES {
+                p[k] = child[k] - need[k];
+            }
+            p[h] = s as u8;
+            f(&p, mover);
         }
     }
 }
