@@ -3,7 +3,8 @@
 //! `vlt solve --survey FROM..=TO --per-stone PER_STONE --seed SEED --dir DIR` (the same draws) and
 //! prints the median nodes and tests per stone count; with CHECK_DIR every value is compared with
 //! those bigger tables. Environment: `MAX_NODES` (default 50 M); `CERTIFY=1` also writes each
-//! value's certificate in memory, checks it and prints the median certificate nodes;
+//! value's certificate in memory, checks it and prints the median certificate nodes, all and
+//! those the tables do not prove;
 //! `BUILD=N` first builds the tables of up to N stones into DIR; `ESSENTIAL=1` also runs, on a
 //! fresh solver, only the two tests that pin the value found (`≥ v` and `≥ v + 1`) and prints
 //! their median nodes: what a schedule that guessed every value right would cost.
@@ -40,11 +41,14 @@ fn main() {
     let essential = std::env::var("ESSENTIAL").is_ok_and(|v| v == "1");
     let start = std::time::Instant::now();
     println!(
-        "stones  median-nodes  median-tests  total-nodes  median-cert-nodes  median-essential  total-essential  checked"
+        "stones  median-nodes  median-tests  total-nodes  median-cert-nodes  median-cert-inner  median-essential  total-essential  checked"
     );
     for n in from..=to {
         let (mut nodes, mut tests, mut certs, mut checked, mut tries) =
             (Vec::new(), Vec::new(), Vec::new(), 0, 0);
+        // Of each certificate, the nodes the tables do not prove: those a search must expand to
+        // find that proof.
+        let mut inner = Vec::new();
         let mut pair = Vec::new();
         while nodes.len() < per && tries < 1000 * per {
             tries += 1;
@@ -73,15 +77,17 @@ fn main() {
                 let ok = check(&cert, Some(&tb)).unwrap_or_else(|e| panic!("{pos}: {e}"));
                 assert_eq!(ok.value, v);
                 certs.push(ok.nodes);
+                inner.push(ok.nodes - ok.table_leaves);
             }
         }
         let total: u64 = nodes.iter().filter(|&&x| x != u64::MAX).sum();
         let total_pair: u64 = pair.iter().sum();
         println!(
-            "{n:>6}  {:>12}  {:>12}  {total:>11}  {:>17}  {:>16}  {total_pair:>15}  {checked:>7}",
+            "{n:>6}  {:>12}  {:>12}  {total:>11}  {:>17}  {:>17}  {:>16}  {total_pair:>15}  {checked:>7}",
             median(nodes),
             median(tests),
             median(certs),
+            median(inner),
             median(pair)
         );
     }
