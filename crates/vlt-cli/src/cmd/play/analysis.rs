@@ -1,7 +1,7 @@
 //! The analysis mode of `vlt play` (`--analyse`): set up any position, play moves freely, and see
 //! every legal move's value, the best line and, inside the endgame tables, the exact value with
 //! the moves to the end — what the page's analysis board shows. State and keys here (no drawing,
-//! no terminal, so tests drive it directly); `analysis_view` draws it, `analysis_term` runs it.
+//! no terminal, so tests drive it directly); `analysis_view` draws it, `keys_term` runs it.
 
 use super::i18n::Catalog;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

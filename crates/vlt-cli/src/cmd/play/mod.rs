@@ -8,11 +8,11 @@
 //! to actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker`
 //! (the engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
 //! line mode), `analysis` (the analysis board's state and keys), `analysis_view` (drawing it),
-//! `analysis_term` (running it). Imports run one way: term → input → render → screens, overlay → board → app → example,
+//! `puzzle` (the puzzle mode's state and keys), `puzzle_view` (drawing it), `keys_term` (running
+//! a mode driven by keys alone: the analysis board, the puzzles). Imports run one way: term → input → render → screens, overlay → board → app → example,
 //! words → setup, prefs, anim, i18n.
 
 pub mod analysis;
-pub mod analysis_term;
 pub mod analysis_view;
 pub mod anim;
 pub mod app;
@@ -20,9 +20,12 @@ pub mod board;
 pub mod example;
 pub mod i18n;
 pub mod input;
+pub mod keys_term;
 pub mod overlay;
 pub mod plain;
 pub mod prefs;
+pub mod puzzle;
+pub mod puzzle_view;
 pub mod render;
 pub mod screens;
 pub mod setup;
@@ -34,6 +37,8 @@ pub mod worker;
 mod tests;
 #[cfg(test)]
 mod tests_analysis;
+#[cfg(test)]
+mod tests_puzzle;
 #[cfg(test)]
 mod tests_screens;
 
@@ -53,7 +58,8 @@ use vlt_engine::Level;
                         printf '3\\n5\\n' | vlt play --plain --level 1\n  \
                         vlt play --no-menu --position '0,0,0,1,0,2/1,0,0,0,2,0 B 24 30'\n  \
                         vlt play --load game.vlt\n  \
-                        vlt play --analyse --position '2,1,0,3,0,1/1,0,2,0,1,1 B 24 24'")]
+                        vlt play --analyse --position '2,1,0,3,0,1/1,0,2,0,1,1 B 24 24'\n  \
+                        vlt play --puzzles --theme chain --difficulty medium")]
 pub struct Args {
     /// Plain lines instead of the full screen: board as text, moves from standard input.
     #[arg(long)]
@@ -98,6 +104,15 @@ pub struct Args {
     /// exact value and the moves to the end.
     #[arg(long, conflicts_with_all = ["plain", "load"])]
     analyse: bool,
+    /// Puzzles on the board: find the one best move (values from the endgame tables), with your
+    /// puzzle rating kept as `vlt puzzles` keeps it; t and d step the theme and difficulty.
+    #[arg(long, conflicts_with_all = ["plain", "load", "analyse"])]
+    puzzles: bool,
+    #[command(flatten)]
+    pick: crate::cmd::puzzles::Pick,
+    /// With --puzzles: the file that keeps your puzzle rating (default: ~/.vlt-puzzles.json).
+    #[arg(long, value_name = "FILE", requires = "puzzles")]
+    rating_file: Option<std::path::PathBuf>,
 }
 
 fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
@@ -159,9 +174,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let (cat, setup) = setup(&a, stored.lang.as_deref())?;
     let game = a.load.as_deref().map(load).transpose()?;
     let tb = super::open_tablebase(a.tablebase.as_deref())?;
+    if a.puzzles {
+        return puzzles(&a, cat);
+    }
+    if a.pick.given() {
+        return Err(input_error("--file, --theme and --difficulty choose puzzles: they need --puzzles"));
+    }
     if a.analyse {
         let start = setup.position.unwrap_or(vlt_core::Position::START);
-        return analysis_term::run(analysis::Analysis::new(cat, start, tb));
+        return keys_term::run(analysis::Analysis::new(cat, start, tb));
     }
     if a.plain {
         let stdin = std::io::stdin();
@@ -178,4 +199,16 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         app.continue_game(g, &path.display().to_string(), std::time::Instant::now());
     }
     term::run(app)
+}
+
+/// Runs the puzzle mode over the set and filters the flags name.
+fn puzzles(a: &Args, cat: i18n::Catalog) -> anyhow::Result<()> {
+    use crate::cmd::learn::rating::RatingFile;
+    let text = crate::cmd::learn::text::Text::new(cat.code()).expect("the same five languages");
+    let set = a.pick.set()?;
+    let rating = RatingFile::load(a.rating_file.clone().or_else(RatingFile::default_path))?;
+    let filters = a.pick.filters();
+    let z = puzzle::Puzzles::new(cat, text, set, filters, rating, None)
+        .ok_or_else(|| input_error("no puzzle of the set has that theme and difficulty"))?;
+    keys_term::run(z)
 }

@@ -2,7 +2,7 @@
 //! check one against the tables (docs/puzzles.md).
 
 mod build;
-mod solve;
+pub(crate) mod solve;
 
 use crate::error::input;
 use std::path::{Path, PathBuf};
@@ -56,6 +56,16 @@ impl Pick {
     /// The set the options name.
     pub(crate) fn set(&self) -> anyhow::Result<PuzzleSet> {
         load(self.file.as_deref())
+    }
+
+    /// True when any of the options was given.
+    pub(crate) fn given(&self) -> bool {
+        self.file.is_some() || self.theme.is_some() || self.difficulty.is_some()
+    }
+
+    /// The theme and the difficulty asked for.
+    pub(crate) fn filters(&self) -> (Option<Theme>, Option<Difficulty>) {
+        (self.theme, self.difficulty)
     }
 
     /// Whether `p` has the theme and difficulty asked for.
