@@ -1,5 +1,5 @@
-//! Games and their moves in PostgreSQL: the same operations as SQLite's, each one transaction that
-//! notifies the other servers of the game it changed when it commits.
+//! Games and their moves in PostgreSQL: the same operations as SQLite's, each one committed
+//! transaction, after which the other servers are notified of the game it changed.
 
 use super::pg_players::rate;
 use super::postgres::{CHANNEL, PgStore, client};
@@ -42,9 +42,12 @@ fn game_row(r: &Row) -> Result<GameRow, tokio_postgres::Error> {
     })
 }
 
-/// Tells the other servers, at this transaction's commit, that game `id` changed.
-async fn notify(tx: &tokio_postgres::Transaction<'_>, me: &str, id: &str) -> Result<(), StoreError> {
-    tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &format!("{me} {id}")]).await?;
+/// Tells the other servers that game `id` changed, once its change is committed. In a transaction
+/// of its own: a transaction that notifies holds PostgreSQL's notification lock through its commit,
+/// so writes that notified would be flushed to disk one at a time instead of together.
+async fn notify(c: &deadpool_postgres::Client, me: &str, id: &str) -> Result<(), StoreError> {
+    let st = c.prepare_cached("SELECT pg_notify($1, $2)").await?;
+    c.execute(&st, &[&CHANNEL, &format!("{me} {id}")]).await?;
     Ok(())
 }
 
@@ -53,7 +56,7 @@ fn ply(i: usize) -> i64 {
 }
 
 impl PgStore {
-    /// Runs `write(transaction)` in one committed transaction that notifies the change of game
+    /// Runs `write(transaction)` in one committed transaction, then notifies the change of game
     /// `id`; answers what `write` answered.
     fn write_game<T: Send + 'static>(
         &self,
@@ -70,8 +73,8 @@ impl PgStore {
             let mut c = client(&pool).await?;
             let tx = c.transaction().await?;
             let out = write(&tx).await?;
-            notify(&tx, &me, &id).await?;
             tx.commit().await?;
+            notify(&c, &me, &id).await?;
             Ok(out)
         })
     }
@@ -171,8 +174,8 @@ impl PgStore {
         let (key, moves, extra) = (id.to_string(), moves.to_vec(), extra.clone());
         if !(result.is_some() && extra.rated.is_some()) {
             // The common case, a move with no rating to update: one statement (an implicit
-            // transaction), so one round trip to the database per move.
-            let (pool, payload) = (self.pool.clone(), format!("{} {id}", self.instance));
+            // transaction), then the notification: two round trips per move.
+            let (pool, me) = (self.pool.clone(), self.instance.clone());
             return self.run(async move {
                 let c = client(&pool).await?;
                 let st = c
@@ -180,19 +183,13 @@ impl PgStore {
                         "WITH new_moves AS (
                              INSERT INTO moves (game_id, ply, mv)
                              SELECT $1, $2::BIGINT + t.i - 1, t.mv FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(mv, i)
-                         ), game AS (
-                             UPDATE games SET finished = $4, result = $5, updated = $6, clock = $7 WHERE id = $1
                          )
-                         SELECT pg_notify($8, $9)",
+                         UPDATE games SET finished = $4, result = $5, updated = $6, clock = $7 WHERE id = $1",
                     )
                     .await?;
                 let stored = result.map(StoredResult);
-                c.query_one(
-                    &st,
-                    &[&key, &ply(first), &moves, &result.is_some(), &stored, &now(), &extra.clock, &CHANNEL, &payload],
-                )
-                .await?;
-                Ok(())
+                c.execute(&st, &[&key, &ply(first), &moves, &result.is_some(), &stored, &now(), &extra.clock]).await?;
+                notify(&c, &me, &key).await
             });
         }
         self.write_game(id, move |tx| {
