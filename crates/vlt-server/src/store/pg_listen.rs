@@ -1,6 +1,6 @@
-//! The other servers' changes, heard with `LISTEN`: each committed write to a game notifies
-//! `vlt_games` with the writing server's name and the game's id (delivered only at commit, so what
-//! is heard is already in the database). One connection of its own listens, reconnecting after a
+//! The other servers' changes, heard with `LISTEN`: each write to a game, once committed, is
+//! followed by a notification on `vlt_games` with the writing server's name and the game's id, so
+//! what is heard is already in the database. One connection of its own listens, reconnecting after a
 //! failure; after every (re)connection a [`Change::Resync`] says that changes may have been missed.
 
 use super::postgres::CHANNEL;

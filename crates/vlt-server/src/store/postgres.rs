@@ -2,7 +2,7 @@
 //! (deadpool-postgres over tokio-postgres) on a runtime of its own, so the store keeps the same
 //! blocking interface as SQLite's whatever thread calls it. Every write is one transaction,
 //! committed (PostgreSQL's `synchronous_commit` is on by default) before the caller is answered,
-//! and sends a notification of the game it changed at that commit (see `pg_listen`). Clock leases
+//! then followed by a notification of the game it changed (see `pg_listen`). Clock leases
 //! say which server acts on a game's clock (see `lease_clocks`).
 
 use super::pg_listen::{Change, listen};
