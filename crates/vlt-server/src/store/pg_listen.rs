@@ -22,8 +22,15 @@ pub enum Change {
 /// How long the listener waits before connecting again.
 const RECONNECT: Duration = Duration::from_secs(1);
 
-/// Listens for ever, sending every change not made by `me` to `changes`.
-pub(crate) async fn listen(config: tokio_postgres::Config, me: Arc<str>, changes: broadcast::Sender<Change>) {
+/// Listens for ever, sending every change not made by `me` to `changes`; `ready` hears once that
+/// the first `LISTEN` is in force.
+pub(crate) async fn listen(
+    config: tokio_postgres::Config,
+    me: Arc<str>,
+    changes: broadcast::Sender<Change>,
+    ready: std::sync::mpsc::SyncSender<()>,
+) {
+    let mut ready = Some(ready);
     loop {
         if let Ok((client, mut conn)) = config.connect(NoTls).await {
             let mut messages = futures_util::stream::poll_fn(move |cx| conn.poll_message(cx));
@@ -39,6 +46,9 @@ pub(crate) async fn listen(config: tokio_postgres::Config, me: Arc<str>, changes
                 }
             };
             if ok {
+                if let Some(r) = ready.take() {
+                    let _ = r.send(());
+                }
                 let _ = changes.send(Change::Resync);
                 while let Some(Ok(m)) = messages.next().await {
                     if let AsyncMessage::Notification(n) = m {

@@ -58,8 +58,8 @@ pub(crate) async fn client(pool: &Pool) -> Result<deadpool_postgres::Object, Sto
 }
 
 impl PgStore {
-    /// Connects to the database at `url`, migrates its schema and starts listening for the other
-    /// servers' changes.
+    /// Connects to the database at `url`, migrates its schema and listens for the other servers'
+    /// changes (returning once it does).
     ///
     /// # Errors
     /// [`StoreError`] when the database cannot be reached, refuses us, or is from a newer build.
@@ -96,7 +96,12 @@ impl PgStore {
             let mut c = client(&pool).await?;
             migrate(&mut c).await
         })?;
-        store.handle.spawn(listen(config, Arc::clone(&store.instance), store.changes.clone()));
+        // Serving starts only once the other servers' changes are heard: a change committed between
+        // this store's first read and a later LISTEN would otherwise go unheard. Should listening
+        // lag, the listener goes on trying and its first Resync makes up for what was missed.
+        let (ready, listening) = std::sync::mpsc::sync_channel(1);
+        store.handle.spawn(listen(config, Arc::clone(&store.instance), store.changes.clone(), ready));
+        let _ = listening.recv_timeout(CONNECT_TIMEOUT);
         Ok(store)
     }
 
