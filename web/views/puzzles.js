@@ -47,6 +47,9 @@ export async function viewPuzzles(arg, setCleanup) {
     history.replaceState(null, '', `#/puzzles/${n}`);
   }
   const p = await api.puzzle(n);
+  // Another puzzle was asked for while this one loaded (a theme chosen at once, say): that view is
+  // the one to show.
+  if (location.hash !== `#/puzzles/${n}`) return;
   let cancelled = false;
   setCleanup(() => {
     cancelled = true;
