@@ -323,6 +323,23 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Appends moves at plies `first..` and records whether the game is now over, atomically.
+    /// A ply already stored is refused, so a race cannot fork a game.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database fails.
+    pub fn append_moves(
+        &self,
+        id: &str,
+        first: usize,
+        moves: &[String],
+        result: Option<GameResult>,
+    ) -> Result<(), StoreError> {
+        self.append_moves_with(id, first, moves, result, &Extra::default())
+    }
+}
+
 /// Gives [`Store`] each operation, forwarded to the backend in use.
 macro_rules! dispatch {
     ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
@@ -353,9 +370,6 @@ dispatch! {
     /// ones inserted stay within `max_open`, counted and inserted atomically (racing creators
     /// cannot overshoot it). False when the bound refused them.
     fn insert_games(&self, games: Vec<(GameRow, Vec<String>)>, bound: Option<(usize, i64)>) -> bool;
-    /// Appends moves at plies `first..` and records whether the game is now over, atomically.
-    /// A ply already stored is refused, so a race cannot fork a game.
-    fn append_moves(&self, id: &str, first: usize, moves: &[String], result: Option<GameResult>) -> ();
     /// [`Store::append_moves`], also writing the clock and, when the game ends rated, both
     /// players' new ratings, in the same transaction.
     fn append_moves_with(

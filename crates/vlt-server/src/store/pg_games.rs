@@ -151,17 +151,6 @@ impl PgStore {
         })
     }
 
-    /// Appends moves at plies `first..` and records whether the game is now over.
-    pub fn append_moves(
-        &self,
-        id: &str,
-        first: usize,
-        moves: &[String],
-        result: Option<GameResult>,
-    ) -> Result<(), StoreError> {
-        self.append_moves_with(id, first, moves, result, &Extra::default())
-    }
-
     /// Appends moves, with the clock and, when the game ends rated, the new ratings.
     pub fn append_moves_with(
         &self,

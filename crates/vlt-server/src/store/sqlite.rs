@@ -212,22 +212,8 @@ impl SqliteStore {
         Ok(n == 1)
     }
 
-    /// Appends moves at plies `first..` and records whether the game is now over, atomically.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails (for example a ply already stored).
-    pub fn append_moves(
-        &self,
-        id: &str,
-        first: usize,
-        moves: &[String],
-        result: Option<GameResult>,
-    ) -> Result<(), StoreError> {
-        self.append_moves_with(id, first, moves, result, &Extra::default())
-    }
-
-    /// [`SqliteStore::append_moves`], also writing the clock and, when the game ends rated, both
-    /// players' new ratings, in the same transaction.
+    /// Appends moves at plies `first..` and records whether the game is now over, with the clock
+    /// and, when the game ends rated, both players' new ratings, in one transaction.
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
@@ -527,9 +513,9 @@ mod tests {
         assert!(s.take_seat("g", Side::A, "t1", None, None).unwrap());
         assert!(!s.take_seat("g", Side::A, "t2", None, None).unwrap());
         assert!(!s.take_seat("g", Side::B, "t3", None, None).unwrap());
-        s.append_moves("g", 0, &["1B".into(), "2A".into()], None).unwrap();
+        s.append_moves_with("g", 0, &["1B".into(), "2A".into()], None, &Extra::default()).unwrap();
         // The same ply twice is refused by the primary key, so a race cannot fork a game.
-        assert!(s.append_moves("g", 1, &["3A".into()], None).is_err());
+        assert!(s.append_moves_with("g", 1, &["3A".into()], None, &Extra::default()).is_err());
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B", "2A"]);
         s.truncate_moves("g", 1, None).unwrap();
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B"]);
@@ -561,10 +547,20 @@ mod tests {
                 std::thread::spawn(move || {
                     let id = format!("g{t}");
                     for ply in 0..25 {
-                        s.append_moves(&id, ply, &[format!("{}B", ply % 6 + 1)], None).unwrap();
+                        s.append_moves_with(
+                            &id,
+                            ply,
+                            &[format!("{}B", ply % 6 + 1)],
+                            None,
+                            &Extra::default(),
+                        )
+                        .unwrap();
                         // Every odd thread also tries a ply that is already stored: refused alone.
                         if t % 2 == 1 {
-                            assert!(s.append_moves(&id, ply, &["1A".into()], None).is_err());
+                            assert!(
+                                s.append_moves_with(&id, ply, &["1A".into()], None, &Extra::default())
+                                    .is_err()
+                            );
                         }
                     }
                 })
