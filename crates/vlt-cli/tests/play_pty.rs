@@ -1,43 +1,13 @@
-//! End to end: the real `vlt play` binary in a pseudo-terminal of 80x24, a whole game against
-//! level 1 played by key presses, the final screen checked, and the terminal restored on quit.
-//! The pseudo-terminal comes from the `portable-pty` crate and the screen from the `vt100`
-//! crate, so nothing needs installing.
+//! End to end: the real `vlt play` binary in a pseudo-terminal of 80x24 (the harness in
+//! `common::pty`), a whole game against level 1 played by key presses, the final screen checked,
+//! and the terminal restored on quit.
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-struct Screen {
-    parser: Arc<Mutex<vt100::Parser>>,
-}
-
-impl Screen {
-    fn text(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    /// Waits until `pred` holds for the screen, or panics with the screen after `secs`.
-    fn wait(&self, secs: u64, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let end = Instant::now() + Duration::from_secs(secs);
-        loop {
-            let t = self.text();
-            if pred(&t) {
-                return t;
-            }
-            assert!(Instant::now() < end, "timed out waiting for {what}; screen:\n{t}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-/// The real `vlt` with `args`, in an 80x24 pseudo-terminal whose output feeds a `vt100` screen.
-struct Vlt {
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    master: Box<dyn portable_pty::MasterPty + Send>,
-    keys: Box<dyn Write + Send>,
-    screen: Screen,
-}
+use common::pty::{Vlt, spawn};
+use portable_pty::PtySize;
+use std::io::Write;
+use std::time::Duration;
 
 /// The real `vlt` with `args`, its settings in a folder of its own (none of the user's).
 fn start(args: &[&str]) -> Vlt {
@@ -54,31 +24,7 @@ fn start_with(args: &[&str], config: &std::path::Path) -> Vlt {
 
 /// The real `vlt` with `args` in a pseudo-terminal of `rows` by `cols`.
 fn start_sized(args: &[&str], config: &std::path::Path, rows: u16, cols: u16) -> Vlt {
-    let pty = native_pty_system();
-    let pair = pty.openpty(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 }).expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
-    cmd.args(args);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_CONFIG_HOME", config);
-    let child = pair.slave.spawn_command(cmd).expect("vlt starts");
-    drop(pair.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let p2 = parser.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            match p2.lock() {
-                Ok(mut p) => p.process(&buf[..n]),
-                Err(_) => break,
-            }
-        }
-    });
-    let keys = pair.master.take_writer().unwrap();
-    Vlt { child, master: pair.master, keys, screen: Screen { parser } }
+    spawn(args, &[("XDG_CONFIG_HOME", config.as_os_str())], rows, cols)
 }
 
 #[test]

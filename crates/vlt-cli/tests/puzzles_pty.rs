@@ -2,23 +2,11 @@
 //! vt100): a right answer is praised and rated, a wrong one shows the solution, the rating file
 //! keeps both attempts, q leaves with the terminal restored; bad options refuse in one line.
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-use std::io::{Read, Write};
-use std::process::Command;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-fn wait(parser: &Mutex<vt100::Parser>, secs: u64, what: &str, pred: impl Fn(&str) -> bool) -> String {
-    let end = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let t = parser.lock().unwrap().screen().contents();
-        if pred(&t) {
-            return t;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}; screen:\n{t}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+use common::pty::spawn;
+use std::ffi::OsStr;
+use std::process::Command;
 
 /// The text with line breaks and runs of spaces taken out (messages wrap on the screen).
 fn flat(s: &str) -> String {
@@ -51,70 +39,41 @@ fn a_right_and_a_wrong_answer_in_a_terminal() {
     std::fs::create_dir_all(&dir).unwrap();
     let rating = dir.join("rating.json");
     let _ = std::fs::remove_file(&rating);
-    let pair = native_pty_system()
-        .openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 })
-        .expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_vlt"));
     let filters = ["--theme", "chain", "--difficulty", "easy"];
-    cmd.args(["play", "--puzzles", "--lang", "en", "--rating-file"]);
-    cmd.arg(&rating);
-    cmd.args(filters);
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).expect("vlt starts");
-    drop(pair.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let p2 = Arc::clone(&parser);
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            p2.lock().unwrap().process(&buf[..n]);
-        }
-    });
-    let mut keys = pair.master.take_writer().unwrap();
+    let mut args: Vec<&OsStr> =
+        ["play", "--puzzles", "--lang", "en", "--rating-file"].map(OsStr::new).to_vec();
+    args.push(rating.as_os_str());
+    args.extend(filters.map(OsStr::new));
+    let mut vlt = spawn(&args, &[], 24, 80);
     let list = listed(&filters);
     let number = |t: &str| -> usize {
         let at = t.find("Puzzle ").expect("a heading") + 7;
         t[at..].split_whitespace().next().unwrap().parse().unwrap()
     };
     // The first puzzle: answered right, by its hole's digit.
-    let t = wait(&parser, 30, "a puzzle", |t| t.contains("Puzzle ") && t.contains("to move"));
+    let t = vlt.screen.wait(30, "a puzzle", |t| t.contains("Puzzle ") && t.contains("to move"));
     let n = number(&t);
     let (_, best, _) = list.iter().find(|p| p.0 == n).expect("a listed puzzle").clone();
     assert!(flat(&t).contains("Your puzzle rating: 1500 ± 350"), "{t}");
-    keys.write_all(&best.as_bytes()[..1]).unwrap();
-    let t = wait(&parser, 30, "the praise", |t| {
-        flat(t).contains(&format!("Right: {best} is the one best move."))
-    });
+    vlt.send(&best.as_bytes()[..1]);
+    let t = vlt
+        .screen
+        .wait(30, "the praise", |t| flat(t).contains(&format!("Right: {best} is the one best move.")));
     assert!(flat(&t).contains(&format!("Solution: {best}.")), "{t}");
     assert!(!flat(&t).contains("rating: 1500 ± 350"), "the rating moved:\n{t}");
     // The next puzzle: answered with another move, which shows the solution.
-    keys.write_all(b"n").unwrap();
-    let t = wait(&parser, 30, "the next puzzle", |t| t.contains("Puzzle ") && number(t) != n);
+    vlt.send(b"n");
+    let t = vlt.screen.wait(30, "the next puzzle", |t| t.contains("Puzzle ") && number(t) != n);
     let m = number(&t);
     let (_, best2, legal) = list.iter().find(|p| p.0 == m).expect("a listed puzzle").clone();
     let wrong = legal.into_iter().find(|&d| !best2.starts_with(d)).expect("two moves at least");
-    keys.write_all(wrong.to_string().as_bytes()).unwrap();
-    let t = wait(&parser, 30, "the wrong verdict", |t| flat(t).contains("Not the best"));
+    vlt.send(wrong.to_string().as_bytes());
+    let t = vlt.screen.wait(30, "the wrong verdict", |t| flat(t).contains("Not the best"));
     assert!(flat(&t).contains(&format!("Solution: {best2}.")), "{t}");
-    keys.write_all(b"q").unwrap();
-    let end = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(Instant::now() < end, "vlt did not leave on q");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    vlt.send(b"q");
+    let status = vlt.wait_exit(10, "q");
     assert!(status.success());
-    let end = Instant::now() + Duration::from_secs(10);
-    while parser.lock().unwrap().screen().alternate_screen() {
-        assert!(Instant::now() < end, "vlt left without restoring the screen");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    vlt.screen.wait_normal(10);
     // Both attempts are kept, the first solved and the second not, as `vlt puzzles` keeps them.
     let stored: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rating).unwrap()).unwrap();
     let tried = stored["tried"].as_array().unwrap();
