@@ -217,3 +217,36 @@ fn a_worked_example_steps_on_a_large_board() {
     assert!(child.wait().unwrap().success());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// From the start menu, the analysis board and the puzzles open in place of the game, by keys and
+/// by a click; each one's own leaving key (q, Esc) comes back to the menu as it was, and Ctrl-C
+/// ends the program with the terminal restored.
+#[test]
+fn the_menu_opens_the_analysis_board_and_the_puzzles() {
+    let home = std::env::temp_dir().join(format!("vlt-pty-menu-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    // The puzzles keep the rating under HOME: a folder of the test's own.
+    let env = [("XDG_CONFIG_HOME", home.as_os_str()), ("HOME", home.as_os_str())];
+    let mut vlt = spawn(&["play", "--lang", "en"], &env, 24, 80);
+    let menu =
+        |t: &str| t.contains("New game") && t.contains("[ Analysis board ]") && t.contains("[ Puzzles ]");
+    vlt.screen.wait(20, "the start menu", menu);
+    vlt.send(b"\x1b[B\r"); // down from Start to the analysis board, Enter
+    vlt.screen.wait(30, "the analysis board", |t| t.contains("Best line") && !t.contains("New game"));
+    vlt.send(b"q");
+    vlt.screen.wait(10, "the menu again", |t| menu(t) && !t.contains("Best line"));
+    vlt.send(b"\x1b[B\r"); // the menu kept its row: down once more to the puzzles
+    vlt.screen
+        .wait(30, "a puzzle", |t| t.contains("Puzzle ") && t.contains("to move") && !t.contains("New game"));
+    vlt.send(b"\x1b");
+    let t = vlt.screen.wait(10, "the menu after Esc", |t| menu(t) && !t.contains("Puzzle "));
+    // A click on the analysis board's button: an SGR press and release (1-based cell).
+    let (y, line) = t.lines().enumerate().find(|(_, l)| l.contains("[ Analysis board ]")).unwrap();
+    let x = line[..line.find("[ Analysis board ]").unwrap()].chars().count() + 3;
+    vlt.send(format!("\x1b[<0;{};{}M\x1b[<0;{};{}m", x + 1, y + 1, x + 1, y + 1).as_bytes());
+    vlt.screen.wait(30, "the board by a click", |t| t.contains("Best line") && !t.contains("New game"));
+    vlt.send(b"\x03"); // Ctrl-C: the program ends, not only the mode
+    assert!(vlt.wait_exit(10, "Ctrl-C").success());
+    vlt.screen.wait_normal(10);
+    std::fs::remove_dir_all(&home).ok();
+}

@@ -11,15 +11,15 @@ use super::words::{describe_move, player_name, replay_text, result_text};
 use super::worker::{Job, Request, Worker};
 use std::time::{Duration, Instant};
 use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position};
-use vlt_engine::Level;
 
 mod engine;
 mod files;
+mod menu;
 mod modes;
 mod screens;
 
 pub use engine::Eval;
-pub use modes::{Action, MENU_ROWS, MenuRow, Mode, PromptKind};
+pub use modes::{Action, Elsewhere, MENU_ROWS, MenuRow, Mode, PromptKind, START_ROW};
 
 /// The least time the computer seems to think, so its move does not land before the player has
 /// seen their own.
@@ -67,6 +67,9 @@ pub struct App {
     pub hint: Option<Move>,
     /// True once the user asked to quit.
     pub quit: bool,
+    /// The mode the start menu asked for, which the program runs in place of the game until it
+    /// is left (then it takes this back and the menu shows again).
+    pub elsewhere: Option<Elsewhere>,
     /// The file name the save and load prompts start with.
     pub file: String,
     /// The size of the screen last drawn, for mouse hit tests.
@@ -115,7 +118,7 @@ impl App {
             setup,
             cursor: first_cursor(game.position()),
             game,
-            mode: if menu { Mode::Menu(MENU_ROWS.len() - 1) } else { Mode::Play },
+            mode: if menu { Mode::Menu(START_ROW) } else { Mode::Play },
             message: String::new(),
             log: Vec::new(),
             anim: None,
@@ -125,6 +128,7 @@ impl App {
             hints: std::collections::HashMap::new(),
             hint: None,
             quit: false,
+            elsewhere: None,
             file: "game.vlt".to_string(),
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,
@@ -418,47 +422,6 @@ impl App {
         }
     }
 
-    fn act_menu(&mut self, row: usize, action: Action, now: Instant) {
-        let computer = matches!(self.setup.opponent, Opponent::Computer(_));
-        let change = |app: &mut App, delta: i32| match MENU_ROWS[row] {
-            MenuRow::Opponent => {
-                app.setup.opponent = if computer {
-                    Opponent::Human
-                } else {
-                    Opponent::Computer(Level::new(3).expect("in range"))
-                }
-            }
-            MenuRow::Level => {
-                if let Opponent::Computer(l) = app.setup.opponent {
-                    let n = (i32::from(l.get()) + delta).clamp(1, 10) as u8;
-                    app.setup.opponent = Opponent::Computer(Level::new(n).expect("clamped"));
-                }
-            }
-            MenuRow::Side => app.setup.human = app.setup.human.other(),
-            MenuRow::First => app.setup.first = app.setup.first.other(),
-            MenuRow::Start => {}
-        };
-        match action {
-            Action::Up => self.mode = Mode::Menu(row.checked_sub(1).unwrap_or(MENU_ROWS.len() - 1)),
-            Action::Down => self.mode = Mode::Menu((row + 1) % MENU_ROWS.len()),
-            Action::Left => change(self, -1),
-            Action::Right => change(self, 1),
-            Action::Hole(n) if MENU_ROWS[row] == MenuRow::Level && computer => {
-                // Digits pick the level directly; 0 stands for 10.
-                let n = if n == 0 { 10 } else { n };
-                self.setup.opponent = Opponent::Computer(Level::new(n).expect("1..=10"));
-            }
-            Action::Enter | Action::Yes => self.new_game(now),
-            Action::Settings => self.open_settings(),
-            // Esc goes back to the game; before any game it starts one (so that a computer that
-            // moves first does).
-            Action::Back if self.game.moves().is_empty() => self.new_game(now),
-            Action::Back => self.mode = Mode::Play,
-            Action::Quit => self.quit = true,
-            _ => {}
-        }
-    }
-
     fn act_play(&mut self, action: Action, now: Instant) {
         let to_move = self.game.position().to_move();
         match action {
@@ -491,7 +454,7 @@ impl App {
             }
             Action::Eval => self.toggle_eval(now),
             Action::Settings => self.open_settings(),
-            Action::New => self.mode = Mode::Menu(MENU_ROWS.len() - 1),
+            Action::New => self.mode = Mode::Menu(START_ROW),
             Action::Resign => {
                 if self.game.is_over() {
                     self.say(self.cat.t("illegal_over"));

@@ -1,21 +1,23 @@
 //! Keys and mouse to the app's actions. The mapping depends only on what the screen shows (a
 //! file-name prompt takes letters as text; elsewhere letters are commands; a click is looked up
-//! on the board as drawn), so it is tested without a terminal.
+//! on the board or the menu as drawn), so it is tested without a terminal.
 
 pub use super::app::Action;
 use super::app::Mode;
 use super::board::hole_at;
+use super::menu::menu_hit;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
 use ratatui::layout::Rect;
 
 /// The action of a terminal event on a screen of size `area`, if any: a click counts only on a
-/// hole of the board.
+/// hole of the board, or on a row of the start menu while it shows.
 pub fn action(mode: &Mode, area: Rect, ev: &Event) -> Option<Action> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => Some(key_action(mode, *k)),
-        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => {
-            hole_at(area, m.column, m.row).map(Action::Pick)
-        }
+        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => match mode {
+            Mode::Menu(_) => menu_hit(area, m.column, m.row).map(|(i, step)| Action::MenuClick(i, step)),
+            _ => hole_at(area, m.column, m.row).map(Action::Pick),
+        },
         _ => None,
     }
 }

@@ -1,17 +1,16 @@
-//! Running a mode driven by keys alone full screen (the analysis board, the puzzles): raw mode and
-//! the alternate screen on the way in, and the terminal restored on every way out (quit, an
-//! error, a panic).
+//! The modes driven by keys alone full screen (the analysis board, the puzzles): what the
+//! terminal ([`super::term::Term::keys`]) needs of them to run them.
 
-use crossterm::event::{self, Event, KeyEvent, KeyEventKind};
-use crossterm::execute;
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
-use std::io::{IsTerminal, stdout};
-use std::time::Duration;
+use crossterm::event::KeyEvent;
 
-/// How often the screen checks for the engine's answer while no key comes.
-const FRAME: Duration = Duration::from_millis(50);
+/// How a mode driven by keys was left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// By its own key (q, Esc): back to where it was opened from.
+    Mode,
+    /// By Ctrl-C or a signal: the program ends.
+    Program,
+}
 
 /// A full-screen mode that only keys change (and answers it polls for).
 pub trait KeyScreen {
@@ -58,43 +57,4 @@ impl KeyScreen for super::puzzle::Puzzles {
     fn no_terminal(&self) -> String {
         self.cat.t("not_a_terminal")
     }
-}
-
-/// Restores the terminal when dropped.
-struct Guard;
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = disable_raw_mode();
-        let _ = execute!(stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
-    }
-}
-
-/// Runs the mode until the user leaves.
-pub fn run(mut a: impl KeyScreen) -> anyhow::Result<()> {
-    if !stdout().is_terminal() {
-        return Err(crate::error::input(a.no_terminal()));
-    }
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = disable_raw_mode();
-        let _ = execute!(stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
-        previous(info);
-    }));
-    enable_raw_mode()?;
-    let _guard = Guard;
-    execute!(stdout(), EnterAlternateScreen)?;
-    let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
-    terminal.clear()?;
-    while !a.quit() {
-        a.poll();
-        terminal.draw(|f| a.draw(f))?;
-        if event::poll(FRAME)?
-            && let Event::Key(k) = event::read()?
-            && k.kind != KeyEventKind::Release
-        {
-            a.key(k);
-        }
-    }
-    Ok(())
 }

@@ -1,16 +1,19 @@
 //! `vlt play`: the game in the terminal, full screen (ratatui + crossterm) or as plain lines
-//! (`--plain`) for screen readers, logs and scripts, and an analysis board (`--analyse`).
+//! (`--plain`) for screen readers, logs and scripts; an analysis board (`--analyse`) and the
+//! puzzles (`--puzzles`), which the start menu opens as well.
 //!
 //! One concept per file: `setup` (how a game is set up), `prefs` (the remembered settings),
 //! `app` (state and what changes it, with its action type), `example` (a worked example stepped
-//! frame by frame), `words` (the game in words), `board` (the board's geometry and drawing), `render` (drawing the game), `screens` (the rules
-//! and settings screens), `overlay` (the end screen drawn over the board), `input` (keys and mouse
-//! to actions, with the hit tests on the drawn board), `anim` (stone-by-stone frames), `worker`
-//! (the engine thread), `i18n` (catalogues), `term` (the terminal and its restoring), `plain` (the
-//! line mode), `analysis` (the analysis board's state and keys), `analysis_view` (drawing it),
-//! `puzzle` (the puzzle mode's state and keys), `puzzle_view` (drawing it), `keys_term` (running
-//! a mode driven by keys alone: the analysis board, the puzzles). Imports run one way: term → input → render → screens, overlay → board → app → example,
-//! words → setup, prefs, anim, i18n.
+//! frame by frame), `words` (the game in words), `board` (the board's geometry and drawing),
+//! `render` (drawing the game), `menu` (the start menu's drawing and its hit test), `screens`
+//! (the rules and settings screens), `overlay` (the end screen drawn over the board), `input`
+//! (keys and mouse to actions, with the hit tests on the drawn board), `anim` (stone-by-stone
+//! frames), `worker` (the engine thread), `i18n` (catalogues), `term` (the terminal and its
+//! restoring, and the loops of every mode), `plain` (the line mode), `analysis` (the analysis
+//! board's state and keys), `analysis_view` (drawing it), `puzzle` (the puzzle mode's state and
+//! keys), `puzzle_view` (drawing it), `keys_term` (what a mode driven by keys alone gives the
+//! terminal: the analysis board, the puzzles). Imports run one way: term → input → render →
+//! menu, screens, overlay → board → app → example, words → setup, prefs, anim, i18n.
 
 pub mod analysis;
 pub mod analysis_view;
@@ -21,6 +24,7 @@ pub mod example;
 pub mod i18n;
 pub mod input;
 pub mod keys_term;
+pub mod menu;
 pub mod overlay;
 pub mod plain;
 pub mod prefs;
@@ -37,6 +41,8 @@ pub mod worker;
 mod tests;
 #[cfg(test)]
 mod tests_analysis;
+#[cfg(test)]
+mod tests_menu;
 #[cfg(test)]
 mod tests_puzzle;
 #[cfg(test)]
@@ -175,14 +181,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let game = a.load.as_deref().map(load).transpose()?;
     let tb = super::open_tablebase(a.tablebase.as_deref())?;
     if a.puzzles {
-        return puzzles(&a, cat);
+        return alone(puzzles(&a, cat)?);
     }
     if a.pick.given() {
         return Err(input_error("--file, --theme and --difficulty choose puzzles: they need --puzzles"));
     }
     if a.analyse {
-        let start = setup.position.unwrap_or(vlt_core::Position::START);
-        return keys_term::run(analysis::Analysis::new(cat, start, tb));
+        return alone(analysis(cat, &setup, tb));
     }
     if a.plain {
         let stdin = std::io::stdin();
@@ -190,7 +195,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return plain::run(&cat, setup, tb, game, stdin.lock(), stdout.lock());
     }
     // A loaded game goes straight on: the menu would only start another one.
-    let mut app = app::App::with_engine(cat, setup, !a.no_menu && game.is_none(), app::EngineThread::On(tb));
+    let engine = app::EngineThread::On(tb.clone());
+    let mut app = app::App::with_engine(cat, setup, !a.no_menu && game.is_none(), engine);
     app.use_prefs(stored, prefs_path);
     if let Some(e) = bad_prefs {
         app.say(app.cat.f("settings_bad", &[("error", &e)]));
@@ -198,17 +204,58 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if let (Some(g), Some(path)) = (game, &a.load) {
         app.continue_game(g, &path.display().to_string(), std::time::Instant::now());
     }
-    term::run(app)
+    let mut term = term::Term::enter(|| app.cat.t("not_a_terminal"))?;
+    // The game, and the modes its menu opens in its place (each in the language chosen by then),
+    // until the user quits.
+    loop {
+        term.game(&mut app)?;
+        let left = match app.elsewhere.take() {
+            None => break,
+            Some(app::Elsewhere::Analysis) => {
+                term.keys(&mut analysis(app.cat.clone(), &app.setup, tb.clone()))?
+            }
+            Some(app::Elsewhere::Puzzles) => match puzzles(&a, app.cat.clone()) {
+                Ok(mut z) => term.keys(&mut z)?,
+                // The menu stays, the reason said under it (an unreadable rating file, say).
+                Err(e) => {
+                    app.say(e.to_string());
+                    keys_term::Leave::Mode
+                }
+            },
+        };
+        if left == keys_term::Leave::Program {
+            break;
+        }
+    }
+    drop(term);
+    term::print_result(&app);
+    Ok(())
 }
 
-/// Runs the puzzle mode over the set and filters the flags name.
-fn puzzles(a: &Args, cat: i18n::Catalog) -> anyhow::Result<()> {
+/// Runs a mode driven by keys on its own (its flag chose it) until it is left.
+fn alone(mut screen: impl keys_term::KeyScreen) -> anyhow::Result<()> {
+    let mut term = term::Term::enter(|| screen.no_terminal())?;
+    term.keys(&mut screen)?;
+    Ok(())
+}
+
+/// The analysis board over the setup's start position (the usual one without --position).
+fn analysis(
+    cat: i18n::Catalog,
+    setup: &Setup,
+    tb: Option<std::sync::Arc<vlt_tablebase::Tablebase>>,
+) -> analysis::Analysis {
+    analysis::Analysis::new(cat, setup.position.unwrap_or(vlt_core::Position::START), tb)
+}
+
+/// The puzzle mode over the set and filters the flags name (the shipped set, unfiltered, without
+/// them).
+fn puzzles(a: &Args, cat: i18n::Catalog) -> anyhow::Result<puzzle::Puzzles> {
     use crate::cmd::learn::rating::RatingFile;
     let text = crate::cmd::learn::text::Text::new(cat.code()).expect("the same five languages");
     let set = a.pick.set()?;
     let rating = RatingFile::load(a.rating_file.clone().or_else(RatingFile::default_path))?;
     let filters = a.pick.filters();
-    let z = puzzle::Puzzles::new(cat, text, set, filters, rating, None)
-        .ok_or_else(|| input_error("no puzzle of the set has that theme and difficulty"))?;
-    keys_term::run(z)
+    puzzle::Puzzles::new(cat, text, set, filters, rating, None)
+        .ok_or_else(|| input_error("no puzzle of the set has that theme and difficulty"))
 }

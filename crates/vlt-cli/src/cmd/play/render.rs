@@ -1,15 +1,16 @@
 //! Drawing the game with ratatui: the title, the board as the game shows it (the board module
-//! draws it), the move list, the status, the evaluation bar, the messages and the keys, and the
-//! start menu; the rules and settings screens and the end screen are drawn over it. It fits 80x24.
+//! draws it), the move list, the status, the evaluation bar, the messages and the keys; the start
+//! menu (the menu module), the rules and settings screens and the end screen are drawn over it.
+//! It fits 80x24.
 
-use super::app::{App, MENU_ROWS, MenuRow, Mode, Opponent, PromptKind};
-use super::board::{BoardView, Geometry, MIN_H, MIN_W, Scale, centered, draw_board_view, geometry};
+use super::app::{App, Mode, Opponent, PromptKind};
+use super::board::{BoardView, Geometry, MIN_H, MIN_W, Scale, draw_board_view, geometry};
 use super::i18n::Catalog;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use std::time::Instant;
 use vlt_core::{Hole, Player, Position};
 
@@ -31,7 +32,7 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     draw_moves(f, app, area, g.scale, now);
     draw_texts(f, app, &g, area, now);
     match app.mode {
-        Mode::Menu(row) => draw_menu(f, app, row, area),
+        Mode::Menu(row) => super::menu::draw_menu(f, app, row, area),
         Mode::Rules(page) => super::screens::draw_rules(f, app, page, area, now),
         Mode::Settings(row) => super::screens::draw_settings(f, app, row, area),
         Mode::Play if app.game.is_over() && app.frame(now).is_none() => super::overlay::draw_end(f, app, &g),
@@ -234,61 +235,6 @@ pub fn level_text(cat: &Catalog, level: u8) -> String {
         1..=5 => cat.f("level_chance", &[("d", &d)]),
         _ => cat.f("level_exact", &[("d", &d)]),
     }
-}
-
-fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
-    let cat = &app.cat;
-    let s = &app.setup;
-    let r = centered(area, 66, 15);
-    f.render_widget(Clear, r);
-    let mut lines = vec![Line::from("")];
-    for (i, m) in MENU_ROWS.iter().enumerate() {
-        let (label, value) = match m {
-            MenuRow::Opponent => (
-                cat.t("menu_opponent"),
-                cat.t(if matches!(s.opponent, Opponent::Human) { "menu_person" } else { "menu_computer" }),
-            ),
-            MenuRow::Level => (
-                cat.t("menu_level"),
-                match s.opponent {
-                    Opponent::Computer(l) => l.get().to_string(),
-                    Opponent::Human => "–".to_string(),
-                },
-            ),
-            MenuRow::Side => {
-                (cat.t("menu_side"), cat.t(if s.human == Player::B { "menu_side_b" } else { "menu_side_a" }))
-            }
-            MenuRow::First => (cat.t("menu_first"), s.first.to_string()),
-            MenuRow::Start => (String::new(), String::new()),
-        };
-        let text = match (m, s.opponent) {
-            (MenuRow::Start, _) => format!("[ {} ]", cat.t("menu_start")),
-            // The level's row also gives the scale, so the number means something at once.
-            (MenuRow::Level, Opponent::Computer(_)) => {
-                format!("{label:<16} ◀ {value} ▶  {}", cat.t("level_scale"))
-            }
-            _ => format!("{label:<16} ◀ {value} ▶"),
-        };
-        let style = if i == row {
-            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
-        } else {
-            Style::new()
-        };
-        let pointer = if i == row { "▶ " } else { "  " };
-        lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
-        // What the level means, under its row.
-        match (m, s.opponent) {
-            (MenuRow::Level, Opponent::Computer(l)) => lines.push(Line::from(Span::styled(
-                format!("    {}", level_text(cat, l.get())),
-                Style::new().fg(Color::Gray),
-            ))),
-            _ => lines.push(Line::from("")),
-        }
-    }
-    lines.push(Line::from(Span::styled(cat.t("menu_keys"), Style::new().fg(Color::Gray))));
-    lines.push(Line::from(Span::styled(cat.t("menu_settings"), Style::new().fg(Color::Gray))));
-    let block = Block::bordered().border_type(BorderType::Double).title(cat.t("menu_title"));
-    f.render_widget(Paragraph::new(lines).block(block), r);
 }
 
 /// A worked example of the rule texts (RULES.md) as text: the board before and after the move, and what it shows.

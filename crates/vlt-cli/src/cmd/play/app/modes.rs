@@ -16,11 +16,48 @@ pub enum MenuRow {
     First,
     /// Start the game.
     Start,
+    /// The analysis board instead of a game (what `--analyse` opens).
+    Analysis,
+    /// The puzzles instead of a game (what `--puzzles` opens).
+    Puzzles,
+}
+
+impl MenuRow {
+    /// True for the rows that set up the game (the others are buttons).
+    pub fn is_setting(self) -> bool {
+        matches!(self, MenuRow::Opponent | MenuRow::Level | MenuRow::Side | MenuRow::First)
+    }
 }
 
 /// The menu's rows, top to bottom.
-pub const MENU_ROWS: [MenuRow; 5] =
-    [MenuRow::Opponent, MenuRow::Level, MenuRow::Side, MenuRow::First, MenuRow::Start];
+pub const MENU_ROWS: [MenuRow; 7] = [
+    MenuRow::Opponent,
+    MenuRow::Level,
+    MenuRow::Side,
+    MenuRow::First,
+    MenuRow::Start,
+    MenuRow::Analysis,
+    MenuRow::Puzzles,
+];
+
+/// The row the menu opens on: Start, so that Enter alone starts the game set up.
+pub const START_ROW: usize = {
+    let mut i = 0;
+    while !matches!(MENU_ROWS[i], MenuRow::Start) {
+        i += 1;
+    }
+    i
+};
+
+/// A mode of its own screen that the start menu opens in place of a game; the program runs it
+/// and comes back to the menu when it is left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elsewhere {
+    /// The analysis board.
+    Analysis,
+    /// The puzzles.
+    Puzzles,
+}
 
 /// What the file-name prompt is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +109,9 @@ pub enum Action {
     Enter,
     /// A click on a hole (the input layer's hit test found it).
     Pick(Hole),
+    /// A click on a row of the start menu (its index), with the step it asks for: -1 on the
+    /// row's ◀, +1 on its value or ▶, 0 on its label; a button row acts whatever the step.
+    MenuClick(usize, i8),
     /// Take back a move.
     Undo,
     /// Play again a move taken back.
