@@ -6,34 +6,13 @@ mod common;
 
 use std::time::Duration;
 use vlt_server::Store;
-use vlt_server::kinds::{Forfeit, Mode, Side};
+use vlt_server::kinds::{Forfeit, Side};
 use vlt_server::store::{Change, GameRow};
 
+/// The store's sample row, with a minute's clock (the clocked games' queries see it).
 fn row(id: &str) -> GameRow {
-    GameRow {
-        id: id.into(),
-        mode: Mode::Online,
-        start: "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".into(),
-        level: None,
-        computer: None,
-        token_b: Some("tb".into()),
-        token_a: None,
-        resigned: None,
-        finished: false,
-        result: None,
-        created: 1,
-        updated: 1,
-        tags: "[]".into(),
-        player_b: None,
-        player_a: None,
-        rated: false,
-        clock: Some(vlt_server::clock::Clock::new(vlt_server::clock::TimeControl {
-            initial_ms: 60_000,
-            increment_ms: 0,
-            per_move: false,
-        })),
-        aborted: false,
-    }
+    let tc = vlt_server::clock::TimeControl { initial_ms: 60_000, increment_ms: 0, per_move: false };
+    GameRow { clock: Some(vlt_server::clock::Clock::new(tc)), ..GameRow::sample(id) }
 }
 
 fn won_by_a() -> vlt_core::GameResult {

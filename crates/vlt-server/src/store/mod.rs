@@ -117,6 +117,35 @@ pub struct GameRow {
     pub tags: String,
 }
 
+#[cfg(any(test, feature = "test-support"))]
+impl GameRow {
+    /// A new untimed online game from the usual start, seat B taken by the token hash `tb`, made
+    /// and changed at time 1: the row the store's tests begin from (a test changes what it needs,
+    /// `GameRow { clock, ..GameRow::sample(id) }`).
+    pub fn sample(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            mode: Mode::Online,
+            start: "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".into(),
+            level: None,
+            computer: None,
+            token_b: Some("tb".into()),
+            token_a: None,
+            resigned: None,
+            finished: false,
+            result: None,
+            created: 1,
+            updated: 1,
+            tags: "[]".into(),
+            player_b: None,
+            player_a: None,
+            rated: false,
+            clock: None,
+            aborted: false,
+        }
+    }
+}
+
 /// A finished game in the archive list.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Summary {

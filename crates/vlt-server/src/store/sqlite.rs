@@ -429,29 +429,9 @@ impl SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::Mode;
 
     fn row(id: &str) -> GameRow {
-        GameRow {
-            id: id.into(),
-            mode: Mode::Online,
-            start: "5,5,5,5,5,5/5,5,5,5,5,5 B 0 0".into(),
-            level: None,
-            computer: None,
-            token_b: Some("tb".into()),
-            token_a: None,
-            resigned: None,
-            finished: false,
-            result: None,
-            created: 1,
-            updated: 1,
-            tags: "[]".into(),
-            player_b: None,
-            player_a: None,
-            rated: false,
-            clock: None,
-            aborted: false,
-        }
+        GameRow::sample(id)
     }
 
     #[test]
