@@ -70,6 +70,8 @@ pub struct App {
     /// The mode the start menu asked for, which the program runs in place of the game until it
     /// is left (then it takes this back and the menu shows again).
     pub elsewhere: Option<Elsewhere>,
+    /// Why the mode asked for did not open, shown in the menu until its next key (and logged).
+    pub menu_note: Option<String>,
     /// The file name the save and load prompts start with.
     pub file: String,
     /// The size of the screen last drawn, for mouse hit tests.
@@ -129,6 +131,7 @@ impl App {
             hint: None,
             quit: false,
             elsewhere: None,
+            menu_note: None,
             file: "game.vlt".to_string(),
             area: ratatui::layout::Rect::new(0, 0, 80, 24),
             ticks: 0,

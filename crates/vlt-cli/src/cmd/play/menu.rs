@@ -62,6 +62,15 @@ pub fn menu_hit(area: Rect, col: u16, row: u16) -> Option<(usize, i8)> {
     Some((i, step))
 }
 
+/// `text` cut to `w` characters, an ellipsis marking the cut (the whole text is in the log).
+fn fit(text: &str, w: usize) -> String {
+    if text.chars().count() <= w {
+        return format!("  {text}");
+    }
+    let cut: String = text.chars().take(w - 1).collect();
+    format!("  {cut}…")
+}
+
 /// Draws the menu with row `row` selected.
 pub fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
     let cat = &app.cat;
@@ -107,11 +116,17 @@ pub fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
         };
         let pointer = if i == row { "▶ " } else { "  " };
         lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
-        // What the level means, under its row; a blank line under the others that take two.
-        match (m, s.opponent) {
-            (MenuRow::Level, Opponent::Computer(l)) => {
+        // What the level means, under its row; under the last row, why a mode did not open;
+        // a blank line under the other rows that take two.
+        let last = i + 1 == MENU_ROWS.len();
+        match (m, s.opponent, &app.menu_note) {
+            (MenuRow::Level, Opponent::Computer(l), _) => {
                 lines.push(Line::from(Span::styled(format!("    {}", level_text(cat, l.get())), gray)))
             }
+            (_, _, Some(note)) if last => lines.push(Line::from(Span::styled(
+                fit(note, usize::from(WIDTH) - 4),
+                Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            ))),
             _ if row_h(m) == 2 => lines.push(Line::from("")),
             _ => {}
         }

@@ -216,9 +216,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             }
             Some(app::Elsewhere::Puzzles) => match puzzles(&a, app.cat.clone()) {
                 Ok(mut z) => term.keys(&mut z)?,
-                // The menu stays, the reason said under it (an unreadable rating file, say).
+                // The menu stays, the reason said in it (an unreadable rating file, say).
                 Err(e) => {
-                    app.say(e.to_string());
+                    app.refuse_mode(e.to_string());
                     keys_term::Leave::Mode
                 }
             },

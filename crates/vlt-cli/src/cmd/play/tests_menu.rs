@@ -203,3 +203,22 @@ fn each_mode_opened_is_left_by_its_own_keys() {
     KeyScreen::key(&mut b, key(KeyCode::Char('q')));
     assert!(KeyScreen::quit(&b));
 }
+
+/// When a mode cannot open (an unreadable rating file for the puzzles), the menu stays and says
+/// why inside its box, cut to fit, until the next key; the whole reason is in the log.
+#[test]
+fn a_mode_that_cannot_open_is_explained_in_the_menu() {
+    let mut a = menu("en");
+    let why = format!("/home/someone/{}/.vlt-puzzles.json: key must be a string at line 1", "x".repeat(40));
+    a.refuse_mode(why.clone());
+    let got = screen(&a, 80, 24, Instant::now());
+    let (x, y) = find(&got, "/home/someone/");
+    let line = &got[usize::from(y)];
+    assert!(line.contains('…') && line.chars().skip(usize::from(x)).any(|c| c == '║'), "{}", got.join("\n"));
+    let (_, puzzles) = find(&got, &format!("[ {} ]", a.cat.t("menu_puzzles")));
+    assert_eq!(y, puzzles + 1, "under the last row");
+    assert_eq!(a.log.last(), Some(&why));
+    a.act(Action::Down, Instant::now());
+    let text = screen(&a, 80, 24, Instant::now()).join("\n");
+    assert!(!text.contains("/home/someone/"), "{text}");
+}

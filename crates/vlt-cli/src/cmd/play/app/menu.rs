@@ -7,6 +7,7 @@ use vlt_engine::Level;
 
 impl App {
     pub(super) fn act_menu(&mut self, row: usize, action: Action, now: Instant) {
+        self.menu_note = None;
         match action {
             Action::Up => self.mode = Mode::Menu(row.checked_sub(1).unwrap_or(MENU_ROWS.len() - 1)),
             Action::Down => self.mode = Mode::Menu((row + 1) % MENU_ROWS.len()),
@@ -35,6 +36,12 @@ impl App {
             Action::Quit => self.quit = true,
             _ => {}
         }
+    }
+
+    /// Says in the menu (and in the log) why the mode asked for did not open.
+    pub fn refuse_mode(&mut self, why: String) {
+        self.say(why.clone());
+        self.menu_note = Some(why);
     }
 
     /// Enter on a row: the analysis board or the puzzles on theirs, the game set up on any other.
