@@ -3,6 +3,7 @@
 //! open and commit every write before it is acknowledged; [`Store`] gives the hub one interface
 //! over either.
 
+mod pg_batch;
 mod pg_games;
 mod pg_listen;
 mod pg_migrations;

@@ -1,12 +1,17 @@
-//! Games and their moves in PostgreSQL: the same operations as SQLite's, each one committed
-//! transaction, after which the other servers are notified of the game it changed.
+//! Games and their moves in PostgreSQL: the same operations as SQLite's, each write committed
+//! together with the others waiting (`pg_batch`), after which the other servers are notified of
+//! the games it changed.
 
+use super::pg_batch::Order;
 use super::pg_players::rate;
-use super::postgres::{CHANNEL, PgStore, client};
+use super::postgres::{PgStore, client};
 use super::{Extra, GameRow, StoreError, Summary, now};
 use crate::clock::Clock;
 use crate::kinds::{Forfeit, Side, StoredResult};
 use crate::view::ResultView;
+use deadpool_postgres::Transaction;
+use futures_util::future::BoxFuture;
+use std::sync::Arc;
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 use vlt_core::GameResult;
@@ -42,41 +47,76 @@ fn game_row(r: &Row) -> Result<GameRow, tokio_postgres::Error> {
     })
 }
 
-/// Tells the other servers that game `id` changed, once its change is committed. In a transaction
-/// of its own: a transaction that notifies holds PostgreSQL's notification lock through its commit,
-/// so writes that notified would be flushed to disk one at a time instead of together.
-async fn notify(c: &deadpool_postgres::Client, me: &str, id: &str) -> Result<(), StoreError> {
-    let st = c.prepare_cached("SELECT pg_notify($1, $2)").await?;
-    c.execute(&st, &[&CHANNEL, &format!("{me} {id}")]).await?;
-    Ok(())
-}
-
 fn ply(i: usize) -> i64 {
     i64::try_from(i).unwrap_or(i64::MAX)
 }
 
+/// A write's future, borrowing the batch's transaction.
+type Written<'a> = BoxFuture<'a, Result<u64, StoreError>>;
+
+const INSERT_GAME: &str = "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned,
+     finished, result, created, updated, tags, player_b, player_a, rated, clock, aborted) VALUES
+     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)";
+
+/// Counts the open games against `bound` under its lock and, within it, inserts `games`; 1 when
+/// inserted, 0 when the bound refused them.
+async fn insert_within(
+    tx: &Transaction<'_>,
+    games: &[(GameRow, Vec<String>)],
+    bound: Option<(usize, i64)>,
+) -> Result<u64, StoreError> {
+    if let Some((max_open, since)) = bound {
+        // Held to the commit: the games of this transaction are counted by the next one.
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK]).await?;
+        let st = tx.prepare_cached("SELECT COUNT(*) FROM games WHERE NOT finished AND updated >= $1").await?;
+        let open: i64 = tx.query_one(&st, &[&since]).await?.try_get(0)?;
+        let new = games.iter().filter(|(g, _)| !g.finished).count();
+        if usize::try_from(open).unwrap_or(usize::MAX).saturating_add(new) > max_open {
+            return Ok(0);
+        }
+    }
+    let insert = tx.prepare_cached(INSERT_GAME).await?;
+    let insert_move = tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)").await?;
+    for (g, moves) in games {
+        let level = g.level.map(i16::from);
+        let values: [&(dyn ToSql + Sync); 18] = [
+            &g.id,
+            &g.mode,
+            &g.start,
+            &level,
+            &g.computer,
+            &g.token_b,
+            &g.token_a,
+            &g.resigned,
+            &g.finished,
+            &g.result,
+            &g.created,
+            &g.updated,
+            &g.tags,
+            &g.player_b,
+            &g.player_a,
+            &g.rated,
+            &g.clock,
+            &g.aborted,
+        ];
+        tx.execute(&insert, &values).await?;
+        for (i, m) in moves.iter().enumerate() {
+            tx.execute(&insert_move, &[&g.id, &ply(i), m]).await?;
+        }
+    }
+    Ok(1)
+}
+
 impl PgStore {
-    /// Runs `write(transaction)` in one committed transaction, then notifies the change of game
-    /// `id`; answers what `write` answered.
-    fn write_game<T: Send + 'static>(
+    /// Commits `op` with the other writes waiting (see `pg_batch`), then notifies the change of
+    /// game `id`, if any; answers what `op` answered.
+    fn write(
         &self,
-        id: &str,
-        write: impl for<'a> FnOnce(
-            &'a deadpool_postgres::Transaction<'a>,
-        ) -> std::pin::Pin<
-            Box<dyn std::future::Future<Output = Result<T, StoreError>> + Send + 'a>,
-        > + Send
-        + 'static,
-    ) -> Result<T, StoreError> {
-        let (pool, me, id) = (self.pool.clone(), self.instance.clone(), id.to_string());
-        self.run(async move {
-            let mut c = client(&pool).await?;
-            let tx = c.transaction().await?;
-            let out = write(&tx).await?;
-            tx.commit().await?;
-            notify(&c, &me, &id).await?;
-            Ok(out)
-        })
+        id: Option<&str>,
+        order: Order,
+        op: impl for<'a> Fn(&'a Transaction<'a>) -> Written<'a> + Send + Sync + 'static,
+    ) -> Result<u64, StoreError> {
+        self.batch.write(id, order, Box::new(op))
     }
 
     /// The schema version of the database.
@@ -91,64 +131,19 @@ impl PgStore {
     }
 
     /// Inserts games with their moves, all or none, within `bound` (see `Store::insert_games`).
+    /// New games: no other server holds them, so none is notified.
     pub fn insert_games(
         &self,
         games: Vec<(GameRow, Vec<String>)>,
         bound: Option<(usize, i64)>,
     ) -> Result<bool, StoreError> {
-        let pool = self.pool.clone();
-        self.run(async move {
-            let mut c = client(&pool).await?;
-            let tx = c.transaction().await?;
-            if let Some((max_open, since)) = bound {
-                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK]).await?;
-                let open: i64 = tx
-                    .query_one("SELECT COUNT(*) FROM games WHERE NOT finished AND updated >= $1", &[&since])
-                    .await?
-                    .try_get(0)?;
-                let new = games.iter().filter(|(g, _)| !g.finished).count();
-                if usize::try_from(open).unwrap_or(usize::MAX).saturating_add(new) > max_open {
-                    return Ok(false);
-                }
-            }
-            let insert = tx
-                .prepare_cached(&format!(
-                    "INSERT INTO games ({GAME_COLUMNS}) VALUES
-                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
-                ))
-                .await?;
-            let insert_move =
-                tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)").await?;
-            for (g, moves) in &games {
-                let level = g.level.map(i16::from);
-                let values: [&(dyn ToSql + Sync); 18] = [
-                    &g.id,
-                    &g.mode,
-                    &g.start,
-                    &level,
-                    &g.computer,
-                    &g.token_b,
-                    &g.token_a,
-                    &g.resigned,
-                    &g.finished,
-                    &g.result,
-                    &g.created,
-                    &g.updated,
-                    &g.tags,
-                    &g.player_b,
-                    &g.player_a,
-                    &g.rated,
-                    &g.clock,
-                    &g.aborted,
-                ];
-                tx.execute(&insert, &values).await?;
-                for (i, m) in moves.iter().enumerate() {
-                    tx.execute(&insert_move, &[&g.id, &ply(i), m]).await?;
-                }
-            }
-            tx.commit().await?;
-            Ok(true)
-        })
+        let order = if bound.is_some() { Order::Counted } else { Order::Together };
+        let games = Arc::new(games);
+        let n = self.write(None, order, move |tx| {
+            let games = Arc::clone(&games);
+            Box::pin(async move { insert_within(tx, &games, bound).await })
+        })?;
+        Ok(n == 1)
     }
 
     /// Appends moves, with the clock and, when the game ends rated, the new ratings.
@@ -160,14 +155,16 @@ impl PgStore {
         result: Option<GameResult>,
         extra: &Extra,
     ) -> Result<(), StoreError> {
-        let (key, moves, extra) = (id.to_string(), moves.to_vec(), extra.clone());
-        if !(result.is_some() && extra.rated.is_some()) {
-            // The common case, a move with no rating to update: one statement (an implicit
-            // transaction), then the notification: two round trips per move.
-            let (pool, me) = (self.pool.clone(), self.instance.clone());
-            return self.run(async move {
-                let c = client(&pool).await?;
-                let st = c
+        let (key, moves, extra) = (Arc::<str>::from(id), Arc::new(moves.to_vec()), Arc::new(extra.clone()));
+        let rated = result.is_some() && extra.rated.is_some();
+        let stored = result.map(StoredResult);
+        let updated = now();
+        let order = if rated { Order::Serial } else { Order::Together };
+        self.write(Some(id), order, move |tx| {
+            let (key, moves, extra) = (Arc::clone(&key), Arc::clone(&moves), Arc::clone(&extra));
+            Box::pin(async move {
+                // The moves and the game's row in one statement: one round trip per move.
+                let st = tx
                     .prepare_cached(
                         "WITH new_moves AS (
                              INSERT INTO moves (game_id, ply, mv)
@@ -176,47 +173,35 @@ impl PgStore {
                          UPDATE games SET finished = $4, result = $5, updated = $6, clock = $7 WHERE id = $1",
                     )
                     .await?;
-                let stored = result.map(StoredResult);
-                c.execute(&st, &[&key, &ply(first), &moves, &result.is_some(), &stored, &now(), &extra.clock]).await?;
-                notify(&c, &me, &key).await
-            });
-        }
-        self.write_game(id, move |tx| {
-            Box::pin(async move {
-                let insert =
-                    tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)").await?;
-                for (i, m) in moves.iter().enumerate() {
-                    tx.execute(&insert, &[&key, &ply(first + i), m]).await?;
-                }
-                let update = tx
-                    .prepare_cached(
-                        "UPDATE games SET finished = $2, result = $3, updated = $4, clock = $5 WHERE id = $1",
-                    )
+                let k: &str = &key;
+                tx.execute(&st, &[&k, &ply(first), &*moves, &result.is_some(), &stored, &updated, &extra.clock])
                     .await?;
-                let stored = result.map(StoredResult);
-                tx.execute(&update, &[&key, &result.is_some(), &stored, &now(), &extra.clock]).await?;
                 if let (Some(r), Some(players)) = (result, &extra.rated) {
-                    rate(tx, &key, players, r).await?;
+                    rate(tx, k, players, r).await?;
                 }
-                Ok(())
+                Ok(0)
             })
         })
+        .map(|_| ())
     }
 
     /// Keeps only the first `len` moves (undo), and marks the game unfinished.
     pub fn truncate_moves(&self, id: &str, len: usize, clock: Option<Clock>) -> Result<(), StoreError> {
-        let key = id.to_string();
-        self.write_game(id, move |tx| {
+        let (key, updated) = (Arc::<str>::from(id), now());
+        self.write(Some(id), Order::Together, move |tx| {
+            let key = Arc::clone(&key);
             Box::pin(async move {
-                tx.execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&key, &ply(len)]).await?;
+                let k: &str = &key;
+                tx.execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&k, &ply(len)]).await?;
                 tx.execute(
                     "UPDATE games SET finished = FALSE, result = NULL, updated = $2, clock = $3 WHERE id = $1",
-                    &[&key, &now(), &clock],
+                    &[&k, &updated, &clock],
                 )
                 .await?;
-                Ok(())
+                Ok(0)
             })
         })
+        .map(|_| ())
     }
 
     /// Gives a free seat to `token_hash`; false when it was already taken.
@@ -236,9 +221,15 @@ impl PgStore {
              WHERE id = $1 AND token_a IS NULL AND player_a IS NULL"
         };
         let (key, token, player) = (id.to_string(), token_hash.to_string(), player.map(str::to_string));
-        self.write_game(id, move |tx| {
-            Box::pin(async move { Ok(tx.execute(sql, &[&key, &token, &now(), &player, &clock]).await? == 1) })
-        })
+        let updated = now();
+        let n = self.write(Some(id), Order::Together, move |tx| {
+            let (key, token, player) = (key.clone(), token.clone(), player.clone());
+            Box::pin(async move {
+                let st = tx.prepare_cached(sql).await?;
+                Ok(tx.execute(&st, &[&key, &token, &updated, &player, &clock]).await?)
+            })
+        })?;
+        Ok(n == 1)
     }
 
     /// Records a resignation or a loss on time, and the result (once: a game already over stays
@@ -250,38 +241,45 @@ impl PgStore {
         result: GameResult,
         extra: &Extra,
     ) -> Result<(), StoreError> {
-        let (key, extra) = (id.to_string(), extra.clone());
-        self.write_game(id, move |tx| {
+        let (key, extra, updated) = (Arc::<str>::from(id), Arc::new(extra.clone()), now());
+        let order = if extra.rated.is_some() { Order::Serial } else { Order::Together };
+        self.write(Some(id), order, move |tx| {
+            let (key, extra) = (Arc::clone(&key), Arc::clone(&extra));
             Box::pin(async move {
-                let n = tx
-                    .execute(
+                let k: &str = &key;
+                let st = tx
+                    .prepare_cached(
                         "UPDATE games SET resigned = $2, finished = TRUE, result = $3, updated = $4, clock = $5
                          WHERE id = $1 AND NOT finished",
-                        &[&key, &forfeit, &StoredResult(result), &now(), &extra.clock],
                     )
                     .await?;
+                let n = tx.execute(&st, &[&k, &forfeit, &StoredResult(result), &updated, &extra.clock]).await?;
                 if let (1, Some(players)) = (n, &extra.rated) {
-                    rate(tx, &key, players, result).await?;
+                    rate(tx, k, players, result).await?;
                 }
-                Ok(())
+                Ok(n)
             })
         })
+        .map(|_| ())
     }
 
     /// Ends a game without a result: nobody made the first move in time.
     pub fn abort(&self, id: &str, clock: Option<Clock>) -> Result<(), StoreError> {
-        let key = id.to_string();
-        self.write_game(id, move |tx| {
+        let (key, updated) = (Arc::<str>::from(id), now());
+        self.write(Some(id), Order::Together, move |tx| {
+            let key = Arc::clone(&key);
             Box::pin(async move {
-                tx.execute(
-                    "UPDATE games SET aborted = TRUE, finished = TRUE, updated = $2, clock = $3
-                     WHERE id = $1 AND NOT finished",
-                    &[&key, &now(), &clock],
-                )
-                .await?;
-                Ok(())
+                let k: &str = &key;
+                Ok(tx
+                    .execute(
+                        "UPDATE games SET aborted = TRUE, finished = TRUE, updated = $2, clock = $3
+                         WHERE id = $1 AND NOT finished",
+                        &[&k, &updated, &clock],
+                    )
+                    .await?)
             })
         })
+        .map(|_| ())
     }
 
     /// Unfinished games with a clock.

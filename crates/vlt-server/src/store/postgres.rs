@@ -5,6 +5,7 @@
 //! then followed by a notification of the game it changed (see `pg_listen`). Clock leases
 //! say which server acts on a game's clock (see `lease_clocks`).
 
+use super::pg_batch::{Batcher, WRITERS, writer};
 use super::pg_listen::{Change, listen};
 use super::pg_migrations::migrate;
 use super::{PostgresUrl, StoreError};
@@ -32,6 +33,8 @@ pub struct PgStore {
     /// This server's random name: in its notifications (so it ignores its own) and its leases.
     pub(crate) instance: Arc<str>,
     changes: broadcast::Sender<Change>,
+    /// The writes to games waiting to be committed together (see `pg_batch`).
+    pub(crate) batch: Arc<Batcher>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -89,8 +92,14 @@ impl PgStore {
         let instance: Arc<str> =
             Arc::from(crate::hub::random_hex(8).map_err(|e| StoreError::Commit(e.to_string()))?);
         let changes = broadcast::channel(1024).0;
-        let store =
-            PgStore { pool, handle: runtime.handle().clone(), runtime: Some(runtime), instance, changes };
+        let store = PgStore {
+            pool,
+            handle: runtime.handle().clone(),
+            runtime: Some(runtime),
+            instance,
+            changes,
+            batch: Arc::default(),
+        };
         let pool = store.pool.clone();
         store.run(async move {
             let mut c = client(&pool).await?;
@@ -102,6 +111,13 @@ impl PgStore {
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
         store.handle.spawn(listen(config, Arc::clone(&store.instance), store.changes.clone(), ready));
         let _ = listening.recv_timeout(CONNECT_TIMEOUT);
+        for _ in 0..WRITERS {
+            store.handle.spawn(writer(
+                Arc::clone(&store.batch),
+                store.pool.clone(),
+                Arc::clone(&store.instance),
+            ));
+        }
         Ok(store)
     }
 

@@ -1,0 +1,161 @@
+//! Group commit on PostgreSQL: every write to a game waits in one queue, and a few writer tasks
+//! each take whatever is queued and commit it in one transaction (one round of statements sent
+//! together, one commit, one WAL flush), then tell the other servers of every game it changed with
+//! one statement. Each write is answered only once the transaction holding it is committed. When
+//! one write of a batch fails, the transaction is rolled back and each of its writes is tried again
+//! alone, so a failing write fails alone.
+
+use super::postgres::{CHANNEL, client};
+use super::{StoreError, causes};
+use deadpool_postgres::{Pool, Transaction};
+use futures_util::future::BoxFuture;
+use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::sync::Notify;
+
+/// One write: run inside the batch's transaction, it answers a number (rows changed, or a yes/no).
+pub(crate) type Op =
+    Box<dyn for<'a> Fn(&'a Transaction<'a>) -> BoxFuture<'a, Result<u64, StoreError>> + Send + Sync>;
+
+/// When a write runs within its batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Order {
+    /// First, one after another: counts the open games under the bound's lock, then inserts, so
+    /// each sees the games inserted before it (and the lock is taken before any row is locked).
+    Counted,
+    /// Next, one after another: reads rows it then updates (the players' ratings), which writes
+    /// sent together in one transaction would read before each other's updates.
+    Serial,
+    /// Last, all sent together: writes to one game each, independent of each other.
+    Together,
+}
+
+/// The most writes one transaction commits; the rest wait for the next.
+const MAX_BATCH: usize = 512;
+
+/// Writer tasks: while one waits for its commit to be flushed, another gathers the next batch.
+pub(crate) const WRITERS: usize = 4;
+
+struct Write {
+    op: Op,
+    order: Order,
+    /// The game to notify the other servers of, once committed.
+    game: Option<String>,
+    reply: SyncSender<Result<u64, StoreError>>,
+}
+
+/// The queue of writes waiting for a transaction.
+#[derive(Default)]
+pub(crate) struct Batcher {
+    queue: Mutex<Vec<Write>>,
+    ready: Notify,
+}
+
+impl Batcher {
+    /// Queues `op` and waits until the transaction holding it is committed (or failed).
+    pub(crate) fn write(&self, game: Option<&str>, order: Order, op: Op) -> Result<u64, StoreError> {
+        let (reply, answer) = std::sync::mpsc::sync_channel(1);
+        let w = Write { op, order, game: game.map(str::to_string), reply };
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner).push(w);
+        self.ready.notify_one();
+        answer.recv().unwrap_or_else(|_| Err(StoreError::Commit("the database task failed".into())))
+    }
+
+    fn take(&self) -> Vec<Write> {
+        let mut q = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = q.len().min(MAX_BATCH);
+        q.drain(..n).collect()
+    }
+}
+
+/// One writer: commits what is queued, batch after batch, for as long as the store lives.
+pub(crate) async fn writer(batcher: Arc<Batcher>, pool: Pool, me: Arc<str>) {
+    loop {
+        let batch = batcher.take();
+        if batch.is_empty() {
+            batcher.ready.notified().await;
+            continue;
+        }
+        if !batcher.queue.lock().unwrap_or_else(PoisonError::into_inner).is_empty() {
+            // More is waiting than this batch took: another writer may start on it now.
+            batcher.ready.notify_one();
+        }
+        commit(&pool, &me, batch).await;
+    }
+}
+
+/// Runs `batch` (ordered by [`Order`]) in one transaction and commits it; answers each write's
+/// result in order.
+async fn together(c: &mut deadpool_postgres::Client, batch: &[Write]) -> Result<Vec<u64>, StoreError> {
+    let tx = c.transaction().await?;
+    let mut out = Vec::with_capacity(batch.len());
+    for w in batch.iter().filter(|w| w.order != Order::Together) {
+        out.push((w.op)(&tx).await?);
+    }
+    // Sent in one go (tokio-postgres pipelines the statements of futures polled together).
+    let rest = futures_util::future::join_all(
+        batch.iter().filter(|w| w.order == Order::Together).map(|w| (w.op)(&tx)),
+    )
+    .await;
+    for r in rest {
+        out.push(r?);
+    }
+    // Every statement succeeded (a failed one would have returned above, and the transaction
+    // dropped is rolled back), so COMMIT commits them all.
+    tx.commit().await?;
+    Ok(out)
+}
+
+async fn commit(pool: &Pool, me: &str, mut batch: Vec<Write>) {
+    batch.sort_by_key(|w| w.order);
+    let mut c = match client(pool).await {
+        Ok(c) => c,
+        Err(e) => {
+            let msg = causes(&e);
+            for w in batch {
+                let _ = w.reply.send(Err(StoreError::Commit(msg.clone())));
+            }
+            return;
+        }
+    };
+    let mut changed = Vec::new();
+    match together(&mut c, &batch).await {
+        Ok(answers) => {
+            for (w, n) in batch.into_iter().zip(answers) {
+                changed.extend(w.game);
+                let _ = w.reply.send(Ok(n));
+            }
+        }
+        Err(e) if batch.len() == 1 => {
+            let _ = batch.into_iter().next().map(|w| w.reply.send(Err(e)));
+        }
+        Err(_) => {
+            // One write failed and took the others' transaction with it: each alone, so that only
+            // the failing one fails, with its own error.
+            for w in batch {
+                let r = together(&mut c, std::slice::from_ref(&w)).await.map(|a| a[0]);
+                if r.is_ok() {
+                    changed.extend(w.game.clone());
+                }
+                let _ = w.reply.send(r);
+            }
+        }
+    }
+    notify(&c, me, changed).await;
+}
+
+/// Tells the other servers that the games `ids` changed (committed already): one notification
+/// each, `<server> <game>`, all sent by one statement in a transaction of its own. A
+/// notification lost here is as a server dying between its commit and its notification: the
+/// other servers read the game again when a move there is refused.
+async fn notify(c: &deadpool_postgres::Client, me: &str, mut ids: Vec<String>) {
+    if ids.is_empty() {
+        return;
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let payloads: Vec<String> = ids.iter().map(|id| format!("{me} {id}")).collect();
+    if let Ok(st) = c.prepare_cached("SELECT pg_notify($1, p) FROM unnest($2::TEXT[]) AS p").await {
+        let _ = c.execute(&st, &[&CHANNEL, &payloads]).await;
+    }
+}
