@@ -23,8 +23,11 @@
 //! or better. Hence these values are the values of the game with R7 from an empty history, and the
 //! tests check them against a minimax search that plays R7 literally.
 //!
-//! Memory while building layer `n`: 3 bytes per entry of the layer (value, exit, move counter) and
-//! the lists of seeds and frontiers (4 bytes a listed entry); the smaller layers (1 byte an entry)
+//! Only the B-to-move entries are solved; an A-to-move position is its mirror image (rows swapped)
+//! with B to move, and the A-to-move entries are filled when the layer is written (see
+//! [`crate::retro`]). Memory while building layer `n`: 3 bytes per board of the layer (value, exit,
+//! move counter of its B-to-move entry), the lists of seeds and frontiers (4 bytes a listed entry)
+//! and the layer's bytes as written (2 a board); the smaller layers (1 byte an entry)
 //! are memory-mapped by [`build`], so their pages are page cache that the system can reclaim.
 //!
 //! The solve itself is in [`crate::retro`], written once for any number of processes over the
@@ -51,7 +54,7 @@ pub enum BuildEvent {
         /// Stones on the board.
         stones: u32,
     },
-    /// Work on a layer began; `total` is the unit count of its progress (entries, twice: one pass
+    /// Work on a layer began; `total` is the unit count of its progress (boards, twice: one pass
     /// over the moves, one over the decided positions).
     LayerStart {
         /// Stones on the board.
@@ -234,7 +237,8 @@ pub fn build_with(
         let bounds = retro::board_bounds(n, comm.size());
         let first = 2 * bounds[comm.rank()];
         let part = 2 * bounds[comm.rank() + 1] - first;
-        events(BuildEvent::LayerStart { stones: n, entries: index::layer_entries(n), total: 2 * part });
+        // Two units a board of the part: one for each pass (B to move only, see `retro`).
+        events(BuildEvent::LayerStart { stones: n, entries: index::layer_entries(n), total: part });
         let lower: Vec<&[u8]> = layers.iter().map(format::entries).collect();
         let mut checkpoints = DirCheckpoints::new(dir, options.checkpoint_every, events);
         let progress = |done| events(BuildEvent::Progress { stones: n, done });

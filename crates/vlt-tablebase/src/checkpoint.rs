@@ -3,7 +3,7 @@
 //!
 //! After the first pass and after each threshold, when [`crate::build::BuildOptions`] says one is
 //! due, every rank writes its part's state (values, quiet-move counters, best exits and the waiting
-//! lists: about 3 bytes an entry) to `vlt-tb-NN-tTT-rR-of-S.ckpt` (layer, next threshold, rank,
+//! lists of its boards' B-to-move entries: about 3 bytes a board) to `vlt-tb-NN-tTT-rR-of-S.ckpt` (layer, next threshold, rank,
 //! ranks), through a temporary file that is synced and renamed, with a checksum at its end. Only
 //! once every rank has its new file does any rank remove its older one, so at any moment there is
 //! a checkpoint that every rank has. A build resumes from the latest checkpoint that every rank
@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 const MAGIC: [u8; 8] = *b"VLTCKPT\x1a";
-const VERSION: u32 = 1;
+/// 2: the state of B-to-move entries only, one per board (see `crate::retro`).
+const VERSION: u32 = 2;
 /// Bytes hashed and written at a time (a multiple of 8: the checksum takes words).
 const IO_CHUNK: usize = 1 << 20;
 

@@ -102,6 +102,17 @@ pub fn next_board(board: &mut [u8; HOLES]) -> bool {
     false
 }
 
+/// The board with the two rows swapped. The rules treat both players alike (R3–R7), so the
+/// position (board, B to move) has the value of (mirror, A to move): the builder solves only the
+/// B-to-move entries.
+#[inline]
+#[must_use]
+pub fn mirror(board: &[u8; HOLES]) -> [u8; HOLES] {
+    let mut m = *board;
+    m.rotate_left(HOLES / 2);
+    m
+}
+
 /// The entry index of a position in its layer.
 #[inline]
 #[must_use]

@@ -7,6 +7,15 @@
 //! The result does not depend on how the layer is split nor on the order of the updates within a
 //! threshold (a position enters at most one player's attractor at each threshold), so every split
 //! gives the same bytes.
+//!
+//! **Colour symmetry.** The rules treat both players alike, so (board, A to move) has the value of
+//! (mirror(board), B to move) ([`index::mirror`]: rows swapped). The solve holds only the B-to-move
+//! entries, one per board (indexed by the board's rank): a predecessor with A to move is taken as
+//! its mirror image with B to move. The mirror has no fixed point (it changes the player), so this
+//! is the same game on half the positions, and every quiet move into a position or into its mirror
+//! image is counted once: the moves into the mirror image are the mirror images of the moves into
+//! the position. The A-to-move entries are filled when the layer is written
+//! ([`fill_both_colours`]), so the files are those of a build over both colours.
 
 use crate::build::LayerStats;
 use crate::comm::{Comm, Reduce};
@@ -80,27 +89,27 @@ impl Checkpoints for NoCheckpoints {
     }
 }
 
-/// This rank's part of layer `n`.
+/// This rank's part of layer `n`: B-to-move entries, one per board.
 struct Part<'a> {
-    /// The first entry this rank holds.
+    /// The first board this rank holds.
     first: u64,
     value: &'a [AtomicU8],
     count: &'a [AtomicU8],
     exit: &'a [i8],
-    /// Entry bounds of all ranks (`2 ×` [`board_bounds`]).
+    /// Board bounds of all ranks ([`board_bounds`]).
     bounds: &'a [u64],
     rank: usize,
 }
 
 impl Part<'_> {
-    /// The local offset of entry `i`, when this rank holds it.
+    /// The local offset of board `i`, when this rank holds it.
     #[inline]
     fn local(&self, i: u64) -> Option<usize> {
         let o = i.wrapping_sub(self.first) as usize;
         (o < self.value.len()).then_some(o)
     }
 
-    /// The rank that holds entry `i`.
+    /// The rank that holds board `i`.
     #[inline]
     fn owner(&self, i: u64) -> usize {
         self.bounds.partition_point(|&b| b <= i) - 1
@@ -111,7 +120,7 @@ impl Part<'_> {
 /// the part's entries and the statistics of the whole layer (every rank gets the same).
 ///
 /// `progress(done)` is called now and then with units of work done, out of twice the part's
-/// entries.
+/// boards.
 pub(crate) fn solve_part(
     n: u32,
     lower: &[&[u8]],
@@ -122,32 +131,32 @@ pub(crate) fn solve_part(
     assert!(n <= MAX_LAYER, "layer {n} is beyond {MAX_LAYER}");
     assert!(lower.len() >= n as usize, "layer {n} needs the layers below it");
     let start = Instant::now();
-    let bb = board_bounds(n, comm.size());
-    let (b0, b1) = (bb[comm.rank()], bb[comm.rank() + 1]);
-    let bounds: Vec<u64> = bb.iter().map(|b| 2 * b).collect();
-    let entries = (2 * (b1 - b0)) as usize;
+    let bounds = board_bounds(n, comm.size());
+    let (b0, b1) = (bounds[comm.rank()], bounds[comm.rank() + 1]);
+    let nb = (b1 - b0) as usize;
+    let entries = 2 * nb;
     if n == 0 {
         // The empty board: the game is over, nothing more to capture (R6), whoever is named to move.
         // Where games end, not a position to move from: no positions, as `verify` and `stats` count.
         return Ok((vec![0; entries], LayerStats { entries: 2, ..LayerStats::default() }));
     }
     let done = AtomicU64::new(0);
-    let mut state = match checkpoints.resume(comm, n, 2 * b0)? {
+    let mut state = match checkpoints.resume(comm, n, b0)? {
         Some(s) => s,
         None => {
             let s = first_pass(n, lower, b0, b1, &done, progress);
-            checkpoints.reached(comm, n, 2 * b0, &s)?;
+            checkpoints.reached(comm, n, b0, &s)?;
             s
         }
     };
-    done.store(entries as u64, Relaxed);
+    done.store(nb as u64, Relaxed);
 
     // Pass 2: the propagation, threshold by threshold, each as level-synchronous frontiers.
     let mut exchanged = 0u64;
     while state.next_t >= 1 {
         let t = state.next_t as usize;
         let part = Part {
-            first: 2 * b0,
+            first: b0,
             value: &state.value,
             count: &state.count,
             exit: &state.exit,
@@ -207,14 +216,14 @@ pub(crate) fn solve_part(
         }
         state.next_t -= 1;
         if state.next_t >= 1 {
-            checkpoints.reached(comm, n, 2 * b0, &state)?;
+            checkpoints.reached(comm, n, b0, &state)?;
         }
     }
 
     // What is left is held by the cycle: no player can force a capture difference other than 0 (R7).
     let mut stats = LayerStats { entries: index::layer_entries(n), ..LayerStats::default() };
     let PartState { value, count, exit, .. } = state;
-    let out: Vec<u8> = value
+    let value: Vec<u8> = value
         .into_iter()
         .enumerate()
         .map(|(i, v)| {
@@ -234,13 +243,73 @@ pub(crate) fn solve_part(
             }
         })
         .collect();
-    stats.positions = comm.reduce(stats.positions, Reduce::Sum);
-    stats.zeros = comm.reduce(stats.zeros, Reduce::Sum);
-    stats.zero_by_quiet_play = comm.reduce(stats.zero_by_quiet_play, Reduce::Sum);
+    drop((count, exit));
+    let out = fill_both_colours(n, &value, &bounds, comm);
+    drop(value);
+    // Each B-to-move position stands for itself and its mirror image with A to move.
+    stats.positions = 2 * comm.reduce(stats.positions, Reduce::Sum);
+    stats.zeros = 2 * comm.reduce(stats.zeros, Reduce::Sum);
+    stats.zero_by_quiet_play = 2 * comm.reduce(stats.zero_by_quiet_play, Reduce::Sum);
     stats.exchanged_bytes = comm.reduce(exchanged, Reduce::Sum);
     stats.micros = comm.reduce(start.elapsed().as_micros() as u64, Reduce::Max);
-    progress(2 * entries as u64);
+    progress(2 * nb as u64);
     Ok((out, stats))
+}
+
+/// Boards whose mirror images' values one exchange of [`fill_both_colours`] carries (8 bytes
+/// each: 64 MiB).
+const FILL_BATCH: usize = 1 << 23;
+
+/// The part's entries in the layer's order (`2 * board + player`) from its B-to-move `values`
+/// (one per board of the part, `bounds[rank]..bounds[rank + 1]`): board `b` with A to move is
+/// worth what its mirror image with B to move is. A mirror image that another rank holds comes
+/// from that rank: each rank sends `mirror << 8 | value` for its boards whose mirror images lie
+/// elsewhere (the mirror is its own inverse, so that rank needs exactly these values).
+fn fill_both_colours(n: u32, values: &[u8], bounds: &[u64], comm: &dyn Comm) -> Vec<u8> {
+    let (rank, size) = (comm.rank(), comm.size());
+    let b0 = bounds[rank];
+    let nb = values.len();
+    let mut out = vec![0u8; 2 * nb];
+    let owner = |i: u64| bounds.partition_point(|&b| b <= i) - 1;
+    let batches = comm.reduce(nb.div_ceil(FILL_BATCH) as u64, Reduce::Max) as usize;
+    for batch in 0..batches {
+        let lo = (batch * FILL_BATCH).min(nb);
+        let hi = (lo + FILL_BATCH).min(nb);
+        let remote: Vec<Vec<u64>> = out[2 * lo..2 * hi]
+            .par_chunks_mut(2 * CHUNK_BOARDS)
+            .enumerate()
+            .map(|(ci, chunk)| {
+                let first = lo + ci * CHUNK_BOARDS;
+                let mut remote = vec![Vec::new(); size];
+                let mut board = unrank(n, b0 + first as u64);
+                for (k, pair) in chunk.chunks_exact_mut(2).enumerate() {
+                    if k > 0 {
+                        next_board(&mut board);
+                    }
+                    let v = values[first + k];
+                    pair[0] = v;
+                    let m = index::rank(&index::mirror(&board));
+                    match m.checked_sub(b0).filter(|&o| o < nb as u64) {
+                        Some(o) => pair[1] = values[o as usize],
+                        None => remote[owner(m)].push(m << 8 | u64::from(v)),
+                    }
+                }
+                remote
+            })
+            .reduce(
+                || vec![Vec::new(); size],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        x.extend(y);
+                    }
+                    a
+                },
+            );
+        for u in comm.exchange(&remote) {
+            out[2 * ((u >> 8) - b0) as usize + 1] = u as u8;
+        }
+    }
+    out
 }
 
 /// Pass 1 over boards `b0..b1`: every position's best exit (capture) and its number of
@@ -253,56 +322,53 @@ fn first_pass(
     done: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> PartState {
-    let entries = (2 * (b1 - b0)) as usize;
-    let value: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(UNDECIDED)).collect();
-    let count: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(0)).collect();
-    let mut exit = vec![i8::MIN; entries];
     let (b0, nb) = (b0 as usize, (b1 - b0) as usize);
+    let value: Vec<AtomicU8> = (0..nb).map(|_| AtomicU8::new(UNDECIDED)).collect();
+    let count: Vec<AtomicU8> = (0..nb).map(|_| AtomicU8::new(0)).collect();
+    let mut exit = vec![i8::MIN; nb];
     let pending_lists: Vec<Vec<Vec<u32>>> = exit
-        .par_chunks_mut(2 * CHUNK_BOARDS)
+        .par_chunks_mut(CHUNK_BOARDS)
         .enumerate()
         .map(|(ci, exit_chunk)| {
             // `first` counts from the part's start; `board` is the layer's board `b0 + first`.
             let first = ci * CHUNK_BOARDS;
             let mut pending: Vec<Vec<u32>> = vec![Vec::new(); n as usize + 1];
             let mut board = unrank(n, (b0 + first) as u64);
-            let mut caps: Vec<Capture> = Vec::with_capacity(2 * BLOCK_BOARDS * ROW);
-            let mut quiet = [0u8; 2 * BLOCK_BOARDS];
+            let mut caps: Vec<Capture> = Vec::with_capacity(BLOCK_BOARDS * ROW);
+            let mut quiet = [0u8; BLOCK_BOARDS];
             let in_chunk = (nb - first).min(CHUNK_BOARDS);
             for block in (0..in_chunk).step_by(BLOCK_BOARDS) {
                 let len = (in_chunk - block).min(BLOCK_BOARDS);
                 // The block's moves first, then the lookups of their captures' values in the
                 // smaller layers, which the processor overlaps (see `propagate_chunk`).
                 caps.clear();
-                for b in 0..len {
-                    if block + b > 0 {
+                for slot in 0..len {
+                    if block + slot > 0 {
                         next_board(&mut board);
                     }
-                    for p in Player::BOTH {
-                        let slot = 2 * b + p.index();
-                        let row = p.index() * ROW;
-                        exit_chunk[2 * block + slot] = i8::MIN;
-                        if board[row..row + ROW].iter().all(|&c| c == 0) {
-                            value[2 * (first + block) + slot].store(NO_POSITION as u8, Relaxed);
-                            quiet[slot] = u8::MAX;
-                            continue;
-                        }
-                        quiet[slot] = moves_of(board, p, slot as u16, &mut caps);
+                    // Only B to move: A to move is the mirror image (see the module's docs).
+                    exit_chunk[block + slot] = i8::MIN;
+                    if board[..ROW].iter().all(|&c| c == 0) {
+                        value[first + block + slot].store(NO_POSITION as u8, Relaxed);
+                        quiet[slot] = u8::MAX;
+                        continue;
                     }
+                    quiet[slot] = moves_of(board, Player::B, slot as u16, &mut caps);
                 }
                 for c in &caps {
+                    // The smaller layers hold both colours: a capture is looked up as it is.
                     let cv = lower[c.stones as usize][c.index as usize] as i8;
                     let v = c.captured as i8 + c.sign * cv;
-                    let e = &mut exit_chunk[2 * block + c.slot as usize];
+                    let e = &mut exit_chunk[block + c.slot as usize];
                     *e = (*e).max(v);
                 }
-                for slot in 0..2 * len {
+                for slot in 0..len {
                     if quiet[slot] == u8::MAX {
                         continue;
                     }
-                    let li = 2 * (first + block) + slot;
-                    let gi = (2 * b0 + li) as u32;
-                    let best = exit_chunk[2 * block + slot];
+                    let li = first + block + slot;
+                    let gi = (b0 + li) as u32;
+                    let best = exit_chunk[block + slot];
                     count[li].store(quiet[slot], Relaxed);
                     if best >= 1 {
                         pending[best as usize].push(gi);
@@ -311,7 +377,7 @@ fn first_pass(
                     }
                 }
             }
-            progress(done.fetch_add(2 * in_chunk as u64, Relaxed) + 2 * in_chunk as u64);
+            progress(done.fetch_add(in_chunk as u64, Relaxed) + in_chunk as u64);
             pending
         })
         .collect();
@@ -400,14 +466,16 @@ fn propagate_chunk(n: u32, t: i8, chunk: &[u32], part: &Part<'_>, out: &mut Upda
     // (index, 1 when the predecessor's mover is the one who forces `t`).
     let mut preds: Vec<(u32, bool)> = Vec::with_capacity(chunk.len() * 8);
     for &x in chunk {
-        let mover = Player::from_index(x as usize & 1);
+        // `x` is a board with B to move.
         let v =
             part.value[part.local(u64::from(x)).expect("a rank's frontier is its own")].load(Relaxed) as i8;
         // The player who forces at least `t` from `x`.
-        let winner = if v > 0 { mover } else { mover.other() };
-        let board = unrank(n, u64::from(x) >> 1);
-        for_each_predecessor(&board, mover, |pb, pp| {
-            let i = index::index_of_board(pb, pp);
+        let winner = if v > 0 { Player::B } else { Player::A };
+        let board = unrank(n, u64::from(x));
+        for_each_predecessor(&board, Player::B, |pb, pp| {
+            // A predecessor with A to move stands as its mirror image with B to move; whether its
+            // mover is the winner does not change with the colours.
+            let i = if pp == Player::B { index::rank(pb) } else { index::rank(&index::mirror(pb)) };
             if part.local(i).is_some() {
                 preds.push((i as u32, pp == winner));
             } else {
