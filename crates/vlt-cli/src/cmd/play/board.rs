@@ -226,6 +226,16 @@ pub fn draw_board_view(f: &mut Frame, cat: &Catalog, g: &Geometry, view: &BoardV
     }
 }
 
+/// One row of a menu-like box: the selected row pointed at and shown reversed.
+pub fn choice_line(text: &str, selected: bool) -> Line<'static> {
+    let (pointer, style) = if selected {
+        ("▶ ", Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD))
+    } else {
+        ("  ", Style::new())
+    };
+    Line::from(Span::styled(format!("{pointer}{text}"), style))
+}
+
 /// A box `w` by `h` in the middle of `area` (smaller when `area` is).
 pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);

@@ -3,7 +3,7 @@
 //! from the same layout.
 
 use super::app::{App, MENU_ROWS, MenuRow, Opponent};
-use super::board::{MIN_H, MIN_W, centered};
+use super::board::{MIN_H, MIN_W, centered, choice_line};
 use super::render::level_text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -109,13 +109,7 @@ pub fn draw_menu(f: &mut Frame, app: &App, row: usize, area: Rect) {
             }
             _ => format!("{label:<w$} ◀ {value} ▶"),
         };
-        let style = if i == row {
-            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
-        } else {
-            Style::new()
-        };
-        let pointer = if i == row { "▶ " } else { "  " };
-        lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
+        lines.push(choice_line(&text, i == row));
         // What the level means, under its row; under the last row, why a mode did not open;
         // a blank line under the other rows that take two.
         let last = i + 1 == MENU_ROWS.len();

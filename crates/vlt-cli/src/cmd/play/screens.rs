@@ -2,7 +2,7 @@
 //! through on the real board, and the settings.
 
 use super::app::App;
-use super::board::{BoardView, board_geometry, centered, draw_board_view};
+use super::board::{BoardView, board_geometry, centered, choice_line, draw_board_view};
 use super::prefs::{SETTING_ROWS, SettingRow};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -111,13 +111,7 @@ pub fn draw_settings(f: &mut Frame, app: &App, row: usize, area: Rect) {
             SettingRow::Eval => format!("{:<lw$}◀ {} ▶", labels[2], on_off(app.show_eval)),
             SettingRow::Done => format!("[ {} ]", cat.t("settings_done")),
         };
-        let style = if i == row {
-            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
-        } else {
-            Style::new()
-        };
-        let pointer = if i == row { "▶ " } else { "  " };
-        lines.push(Line::from(Span::styled(format!("{pointer}{text}"), style)));
+        lines.push(choice_line(&text, i == row));
         lines.push(Line::from(""));
     }
     let gray = Style::new().fg(Color::Gray);
