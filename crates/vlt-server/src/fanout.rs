@@ -1,5 +1,6 @@
 //! Live updates between servers sharing one database: a change heard from another server (see
-//! `store::Change`) reloads that game if it is in memory here, and its watchers here receive it as
+//! `store::Change`) reloads that game (or its offers, or who of its players is connected) if it is
+//! in memory here, and its watchers here receive it as
 //! they receive this server's own changes (a delta from what they last had). A move made on one
 //! server thus reaches the players and spectators connected to every other.
 
@@ -21,21 +22,37 @@ impl Hub {
             loop {
                 let change = changes.recv().await;
                 let Some(hub) = hub.upgrade() else { return };
-                let ids = match change {
-                    Ok(Change::Game(id)) => vec![id],
+                let rereads = match change {
+                    Ok(Change::Game(id)) => vec![Reread::Game(id)],
+                    Ok(Change::Offers(id)) => vec![Reread::Offers(id)],
+                    Ok(Change::Presence(id)) => vec![Reread::Presence(id)],
                     // Changes may have been missed: every game in memory is read again.
                     Ok(Change::Resync) | Err(RecvError::Lagged(_)) => {
-                        hub.games.all().iter().map(|l| l.id().to_string()).collect()
+                        hub.games.all().iter().map(|l| Reread::Everything(l.id().to_string())).collect()
                     }
                     Err(RecvError::Closed) => return,
                 };
-                for id in ids {
+                for r in rereads {
                     let hub = Arc::clone(&hub);
                     // A failure leaves the game as it was here; the next change reads it again.
-                    tokio::spawn(async move { hub.refresh(&id).await });
+                    tokio::spawn(async move { hub.reread(r).await });
                 }
             }
         });
+    }
+
+    /// Reads `r` again, for a game in memory here.
+    async fn reread(self: &Arc<Self>, r: Reread) {
+        match r {
+            Reread::Game(id) => drop(self.refresh(&id).await),
+            Reread::Offers(id) => drop(self.refresh_offers(&id).await),
+            Reread::Presence(id) => self.refresh_presence(&id).await,
+            Reread::Everything(id) => {
+                let _ = self.refresh(&id).await;
+                let _ = self.refresh_offers(&id).await;
+                self.refresh_presence(&id).await;
+            }
+        }
     }
 
     /// Plays `mv` for the seat `caller` holds. Committed to the store before it returns. With a
@@ -85,6 +102,18 @@ impl Hub {
         live.broadcast(&g);
         Ok(())
     }
+}
+
+/// What of a game is read again after another server's change.
+enum Reread {
+    /// Its row and moves.
+    Game(String),
+    /// Its offers.
+    Offers(String),
+    /// Its players' sockets open on the other servers.
+    Presence(String),
+    /// All of these (changes may have been missed).
+    Everything(String),
 }
 
 /// A game row compared without its `updated` time.

@@ -37,12 +37,14 @@ pub mod loadtest;
 pub mod lobby;
 mod offers;
 pub mod players;
+mod presence;
 pub mod public;
 pub mod ratelimit;
 pub mod review;
 mod routes;
 mod routes_players;
 pub mod seat;
+pub mod servers;
 pub mod store;
 mod timers;
 pub mod view;
@@ -73,10 +75,14 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
     let layer = |l: Arc<ratelimit::Limiter>| axum::middleware::from_fn_with_state(l, ratelimit::limit);
     let games = ratelimit::Limiter::new(edge.games_rate, "new games");
     let games = || layer(Arc::clone(&games));
-    let seeks = ratelimit::Limiter::new(edge.seeks_rate, "seeks");
+    // Seeks and account requests are counted in the store, for every server sharing it.
+    let shared =
+        |l: Arc<ratelimit::SharedLimiter>| axum::middleware::from_fn_with_state(l, ratelimit::limit_shared);
+    let seeks = ratelimit::SharedLimiter::new(Arc::clone(&hub), edge.seeks_rate, "seeks");
     // Sign-ups and log-ins share one quota: both cost an argon2 hash.
-    let accounts = ratelimit::Limiter::new(edge.accounts_rate, "sign-ups and log-ins");
-    let accounts = || layer(Arc::clone(&accounts));
+    let accounts =
+        ratelimit::SharedLimiter::new(Arc::clone(&hub), edge.accounts_rate, "sign-ups and log-ins");
+    let accounts = || shared(Arc::clone(&accounts));
     let app = Router::new()
         .route("/", get(assets::index))
         .route("/static/{*path}", get(assets::file))
@@ -111,7 +117,7 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
         .route("/api/players/{id}", get(routes_players::player))
         .route("/api/leaderboard", get(routes_players::leaderboard))
         .route("/api/lobby", get(routes_players::lobby))
-        .route("/api/seeks", post(routes_players::create_seek).layer(layer(seeks)))
+        .route("/api/seeks", post(routes_players::create_seek).layer(shared(seeks)))
         .route("/api/seeks/{id}", axum::routing::delete(routes_players::cancel_seek))
         .route("/api/seeks/{id}/accept", post(routes_players::accept_seek))
         .fallback(routes::not_found)

@@ -112,8 +112,13 @@ impl LiveGame {
 pub struct Live {
     pub(crate) state: tokio::sync::Mutex<LiveGame>,
     pub(crate) tx: broadcast::Sender<Arc<str>>,
-    /// Open sockets of each seat holder, B then A: whether the opponent is there.
+    /// Open sockets of each seat holder on this server, B then A: whether the opponent is there.
     present: std::sync::Mutex<[usize; 2]>,
+    /// The same on the other servers sharing the store, as last read from it.
+    remote: std::sync::Mutex<[usize; 2]>,
+    /// Held while this server's count is written to the store, so that the last write is of the
+    /// latest count.
+    pub(crate) publishing: tokio::sync::Mutex<()>,
     /// The number of plies the last broadcast left the watchers with: the next one sends only
     /// the plies after it. Written under the game's lock, as the version is.
     plies_sent: std::sync::atomic::AtomicUsize,
@@ -146,6 +151,8 @@ impl Live {
             }),
             tx: broadcast::channel(64).0,
             present: std::sync::Mutex::new([0; 2]),
+            remote: std::sync::Mutex::new([0; 2]),
+            publishing: tokio::sync::Mutex::new(()),
             plies_sent: std::sync::atomic::AtomicUsize::new(plies),
         }
     }
@@ -160,18 +167,41 @@ impl Live {
         self.send(self.presence_message());
     }
 
+    /// The sockets of each seat holder open on this server, B then A.
+    #[must_use]
+    pub fn local_sockets(&self) -> [usize; 2] {
+        *self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Notes the sockets of each seat holder open on the other servers; tells every watcher when
+    /// that changes who is here.
+    pub fn set_remote(&self, sockets: [usize; 2]) {
+        let before = self.presence();
+        *self.remote.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = sockets;
+        if self.presence() != before {
+            self.send(self.presence_message());
+        }
+    }
+
+    /// Whether each seat's holder has a socket open now, on any server, B then A.
+    #[must_use]
+    pub fn presence(&self) -> [bool; 2] {
+        let here = self.local_sockets();
+        let there = *self.remote.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        [here[0] + there[0] > 0, here[1] + there[1] > 0]
+    }
+
     /// Whether `seat`'s holder has a socket open now.
     #[must_use]
     pub fn is_present(&self, seat: Player) -> bool {
-        self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[usize::from(seat == Player::A)]
-            > 0
+        self.presence()[usize::from(seat == Player::A)]
     }
 
     /// Who is connected now, as the socket message `{"type":"presence","seats":{"B":…,"A":…}}`.
     #[must_use]
     pub fn presence_message(&self) -> String {
-        let n = *self.present.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        serde_json::json!({ "type": "presence", "seats": { "B": n[0] > 0, "A": n[1] > 0 } }).to_string()
+        let [b, a] = self.presence();
+        serde_json::json!({ "type": "presence", "seats": { "B": b, "A": a } }).to_string()
     }
 
     /// Sends `msg` to every watcher (nobody watching is fine).

@@ -1,6 +1,9 @@
 //! The lobby: open seeks (a time control, rated or casual, a colour) that another player accepts
-//! with one click, and the online games being played now, to watch. Seeks live in memory: a
-//! restart clears the lobby, not the games.
+//! with one click, and the online games being played now, to watch. Everything the lobby lists is
+//! read from the store (`store::seeks`), so every server sharing a database lists the same seeks
+//! and games: a seek posted on one server is accepted on another, and its seeker, polling any
+//! server, finds the game among theirs. A seek is held under its server's lease: a server that
+//! stops takes its seeks out of the lobby (see `servers`).
 
 use crate::accounts::PlayerCard;
 use crate::clock::{Clock, TimeControl};
@@ -8,11 +11,14 @@ use crate::error::ApiError;
 use crate::hub::{Hub, Seating, random_hex};
 use crate::identity::token_hash;
 use crate::kinds::{Mode, Side};
-use crate::seat::{Caller, Seat, waiting_for_second};
+use crate::seat::{Caller, Seat};
+use crate::servers::SERVER_LEASE_MS;
+use crate::store::seeks::{LobbyGame, Posted, SeekBounds, SeekRow, Taking};
+use crate::store::{Store, now};
 use crate::view::Players;
 use crate::wire::Seated;
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use vlt_core::{Game, Player, Position};
 
 /// Open seeks the lobby holds at most.
@@ -21,6 +27,10 @@ const MAX_SEEKS: usize = 500;
 const SEEKS_PER_PLAYER: usize = 3;
 /// Games listed as being played now.
 const PLAYING_LISTED: usize = 50;
+/// A game is listed as being played now while it changed within this many seconds.
+const PLAYING_WITHIN_S: i64 = 3600;
+/// The asking player's games going on that the lobby names at most.
+const MINE_LISTED: usize = 50;
 
 /// The colour a seeker asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -88,15 +98,48 @@ pub struct LobbyView {
     pub mine: Vec<String>,
 }
 
-/// The seeks.
-#[derive(Debug, Default)]
+/// This server in the lobby: the name its seeks are held under (its lease's, see `servers`).
+#[derive(Debug)]
 pub struct Lobby {
-    seeks: Mutex<Vec<Seek>>,
+    server: Arc<str>,
 }
 
 impl Lobby {
-    fn lock(&self) -> MutexGuard<'_, Vec<Seek>> {
-        self.seeks.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// The lobby of a server over `store`: named as the store names this server, if it does.
+    #[must_use]
+    pub fn new(store: &Store) -> Lobby {
+        let name = store.instance().map(str::to_string).or_else(|| random_hex(8).ok());
+        Lobby { server: Arc::from(name.unwrap_or_else(|| format!("{:x}", crate::clock::now_ms()))) }
+    }
+
+    /// This server's name.
+    #[must_use]
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+}
+
+impl Seek {
+    fn new(row: SeekRow, player: &crate::accounts::PlayerRow) -> Seek {
+        let colour = match row.colour {
+            Some(Side::B) => Colour::B,
+            Some(Side::A) => Colour::A,
+            None => Colour::Random,
+        };
+        Seek { id: row.id, player: player.card(), clock: row.clock, rated: row.rated, colour }
+    }
+}
+
+impl Playing {
+    fn new(g: LobbyGame) -> Playing {
+        let [b, a] = g.players;
+        Playing {
+            id: g.id,
+            players: Players { b: b.map(|p| p.card()), a: a.map(|p| p.card()) },
+            clock: g.clock.map(|c| c.control),
+            rated: g.rated,
+            moves: g.moves,
+        }
     }
 }
 
@@ -113,64 +156,63 @@ impl Hub {
     /// # Errors
     /// [`ApiError::Forbidden`] without a name, [`ApiError::BadRequest`] for a bad clock,
     /// [`ApiError::Busy`] when the lobby or the player holds too many seeks.
-    pub fn create_seek(&self, caller: &Caller, req: NewSeek) -> Result<Seek, ApiError> {
-        let me = named(caller)?;
+    pub async fn create_seek(&self, caller: &Caller, req: NewSeek) -> Result<Seek, ApiError> {
+        let me = named(caller)?.clone();
         let clock = req.clock.map(TimeControl::checked).transpose()?;
-        let seek = Seek {
+        let colour = match req.colour.unwrap_or_default() {
+            Colour::B => Some(Side::B),
+            Colour::A => Some(Side::A),
+            Colour::Random => None,
+        };
+        let row = SeekRow {
             id: random_hex(6)?,
-            player: me.card(),
+            player: me.id.clone(),
             clock,
             rated: req.rated.unwrap_or(true),
-            colour: req.colour.unwrap_or_default(),
+            colour,
+            created_ms: crate::clock::now_ms(),
         };
-        let mut seeks = self.lobby.lock();
-        if seeks.len() >= MAX_SEEKS {
-            return Err(ApiError::Busy("the lobby is full; accept a seek or try later".into()));
+        let (owner, stored) = (self.lobby.server.to_string(), row.clone());
+        let bounds = SeekBounds { total: MAX_SEEKS, per_player: SEEKS_PER_PLAYER };
+        match self.db(move |s| s.post_seek(&owner, &stored, bounds, SERVER_LEASE_MS)).await? {
+            Posted::Open => Ok(Seek::new(row, &me)),
+            Posted::LobbyFull => Err(ApiError::Busy("the lobby is full; accept a seek or try later".into())),
+            Posted::PlayerFull => {
+                Err(ApiError::Busy(format!("a player holds at most {SEEKS_PER_PLAYER} open seeks")))
+            }
         }
-        if seeks.iter().filter(|s| s.player.id == me.id).count() >= SEEKS_PER_PLAYER {
-            return Err(ApiError::Busy(format!("a player holds at most {SEEKS_PER_PLAYER} open seeks")));
-        }
-        seeks.push(seek.clone());
-        Ok(seek)
     }
 
     /// Withdraws `caller`'s seek `id`.
     ///
     /// # Errors
     /// [`ApiError::NotFound`] when there is no such seek of theirs.
-    pub fn cancel_seek(&self, id: &str, caller: &Caller) -> Result<(), ApiError> {
-        let me = named(caller)?;
-        let mut seeks = self.lobby.lock();
-        let before = seeks.len();
-        seeks.retain(|s| !(s.id == id && s.player.id == me.id));
-        if seeks.len() == before {
-            return Err(ApiError::NotFound(format!("seek {id}")));
+    pub async fn cancel_seek(&self, id: &str, caller: &Caller) -> Result<(), ApiError> {
+        let me = named(caller)?.id.clone();
+        let key = id.to_string();
+        if !self.db(move |s| s.cancel_seek(&key, &me)).await? {
+            return Err(ApiError::NotFound(format!("seek {}", shown(id))));
         }
         Ok(())
     }
 
-    /// Accepts seek `id` for `caller`: the game starts at once, both players seated.
+    /// Accepts seek `id` for `caller`: the game starts at once, both players seated. Taking the
+    /// seek out of the store decides who wins it, whichever servers two accepts reach.
     ///
     /// # Errors
     /// [`ApiError::NotFound`] when the seek is gone (accepted or withdrawn), [`ApiError::Conflict`]
     /// for one's own seek.
     pub async fn accept_seek(self: &Arc<Self>, id: &str, caller: &Caller) -> Result<Seated, ApiError> {
         let me = named(caller)?.id.clone();
-        let seek = {
-            let mut seeks = self.lobby.lock();
-            let i = seeks
-                .iter()
-                .position(|s| s.id == id)
-                .ok_or_else(|| ApiError::NotFound(format!("seek {id}")))?;
-            if seeks[i].player.id == me {
-                return Err(ApiError::Conflict("this is your own seek".into()));
-            }
-            seeks.remove(i)
+        let (key, taker) = (id.to_string(), me.clone());
+        let seek = match self.db(move |s| s.take_seek(&key, &taker)).await? {
+            Taking::Taken(seek) => seek,
+            Taking::Own => return Err(ApiError::Conflict("this is your own seek".into())),
+            Taking::Gone => return Err(ApiError::NotFound(format!("seek {}", shown(id)))),
         };
         let seeker_side = match seek.colour {
-            Colour::B => Side::B,
-            Colour::A => Side::A,
-            Colour::Random => {
+            Some(side) => side,
+            None => {
                 let mut b = [0u8; 1];
                 getrandom::getrandom(&mut b).map_err(|e| ApiError::Internal(format!("random: {e}")))?;
                 if b[0] & 1 == 0 { Side::B } else { Side::A }
@@ -179,8 +221,8 @@ impl Hub {
         let token = random_hex(16)?;
         let mine = Some(token_hash(&token));
         let (player_b, player_a, token_b, token_a) = match seeker_side {
-            Side::B => (Some(seek.player.id.clone()), Some(me), None, mine),
-            Side::A => (Some(me), Some(seek.player.id.clone()), mine, None),
+            Side::B => (Some(seek.player.clone()), Some(me), None, mine),
+            Side::A => (Some(me), Some(seek.player.clone()), mine, None),
         };
         let seating = Seating {
             token_b,
@@ -195,34 +237,31 @@ impl Hub {
         self.insert(row, Game::default(), token, seat).await
     }
 
-    /// The lobby as `caller` sees it.
-    #[must_use]
-    pub fn lobby_view(&self, caller: &Caller) -> LobbyView {
-        let seeks = self.lobby.lock().clone();
-        let me = caller.player_id();
-        let (mut playing, mut mine) = (Vec::new(), Vec::new());
-        for live in self.games.all() {
-            // A game busy at this instant is left out of this listing rather than waited for.
-            let Ok(g) = live.state.try_lock() else { continue };
-            if g.row.mode != Mode::Online || g.over() || waiting_for_second(&g.row) {
-                continue;
-            }
-            if me.is_some() && (g.row.player_b.as_deref() == me || g.row.player_a.as_deref() == me) {
-                mine.push(g.row.id.clone());
-            }
-            playing.push((
-                g.row.created,
-                Playing {
-                    id: g.row.id.clone(),
-                    players: Players { b: g.players[0].clone(), a: g.players[1].clone() },
-                    clock: g.row.clock.map(|c| c.control),
-                    rated: g.row.rated,
-                    moves: g.game.moves().len(),
-                },
-            ));
-        }
-        playing.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.cmp(&b.1.id)));
-        let playing = playing.into_iter().take(PLAYING_LISTED).map(|p| p.1).collect();
-        LobbyView { seeks, playing, mine }
+    /// The lobby as `caller` sees it: every server's seeks and games.
+    ///
+    /// # Errors
+    /// [`ApiError::Internal`] if the store fails.
+    pub async fn lobby_view(&self, caller: &Caller) -> Result<LobbyView, ApiError> {
+        let me = caller.player_id().map(str::to_string);
+        let since = now() - PLAYING_WITHIN_S;
+        let (seeks, playing, mine) = self
+            .db(move |s| {
+                let mine = match &me {
+                    Some(p) => s.going_on_of(p, MINE_LISTED)?,
+                    None => Vec::new(),
+                };
+                Ok((s.open_seeks()?, s.lobby_games(since, PLAYING_LISTED)?, mine))
+            })
+            .await?;
+        Ok(LobbyView {
+            seeks: seeks.into_iter().map(|(row, p)| Seek::new(row, &p)).collect(),
+            playing: playing.into_iter().map(Playing::new).collect(),
+            mine,
+        })
     }
+}
+
+/// A seek id as an error shows it: bounded.
+fn shown(id: &str) -> String {
+    id.chars().take(64).collect()
 }

@@ -1,5 +1,8 @@
-//! Rate limits per client address (GCRA from the `governor` crate): how many games, seeks or
-//! accounts one address may make per minute, with a burst; [`limit`] puts one on a route.
+//! Rate limits per client address: how many games, seeks or account requests one address may make
+//! per minute, with a burst. New games are counted by each server in its memory (GCRA from the
+//! `governor` crate, [`limit`]), so as to cost their hot path nothing; seeks and account requests
+//! are counted in the store (the same GCRA, `store::seeks::RateStep`, [`limit_shared`]), so the
+//! rate holds for an address whichever servers sharing the database its requests reach.
 
 use crate::error::ApiError;
 use axum::extract::{ConnectInfo, Request, State};
@@ -77,6 +80,61 @@ pub async fn limit(State(l): State<Arc<Limiter>>, req: Request, next: Next) -> R
         Err((e, secs)) => {
             let mut r = e.into_response();
             r.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.into());
+            r
+        }
+    }
+}
+
+/// A limit on one kind of request, keyed by client address, counted in the store.
+#[derive(Debug)]
+pub struct SharedLimiter {
+    hub: Arc<crate::Hub>,
+    rate: Rate,
+    /// What is limited, for the refusal and as the stored key's prefix.
+    what: &'static str,
+}
+
+impl SharedLimiter {
+    /// A limiter of `rate` for `what`, counted in `hub`'s store.
+    #[must_use]
+    pub fn new(hub: Arc<crate::Hub>, rate: Rate, what: &'static str) -> Arc<SharedLimiter> {
+        Arc::new(SharedLimiter { hub, rate, what })
+    }
+
+    /// Counts one request from `ip`; refused with 429 when its quota is spent.
+    ///
+    /// # Errors
+    /// [`ApiError::TooMany`] saying when to try again, or the store's error.
+    pub async fn check(&self, ip: IpAddr) -> Result<(), (ApiError, Option<u64>)> {
+        if self.rate.per_minute == 0 {
+            return Ok(());
+        }
+        let step = crate::store::seeks::RateStep {
+            interval_ms: 60_000 / i64::from(self.rate.per_minute),
+            burst: i64::from(self.rate.burst.max(1)),
+        };
+        let key = format!("{}:{ip}", self.what);
+        match self.hub.db(move |s| s.rate_take(&key, step)).await {
+            Ok(None) => Ok(()),
+            Ok(Some(wait_ms)) => {
+                let secs = u64::try_from(wait_ms / 1000).unwrap_or(0) + 1;
+                let e = format!("too many {} from your address; try again in {secs} s", self.what);
+                Err((ApiError::TooMany(e), Some(secs)))
+            }
+            Err(e) => Err((e, None)),
+        }
+    }
+}
+
+/// The middleware that applies a shared limiter to a route, as [`limit`] does a limiter.
+pub async fn limit_shared(State(l): State<Arc<SharedLimiter>>, req: Request, next: Next) -> Response {
+    match l.check(client_ip(&req)).await {
+        Ok(()) => next.run(req).await,
+        Err((e, secs)) => {
+            let mut r = e.into_response();
+            if let Some(secs) = secs {
+                r.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.into());
+            }
             r
         }
     }

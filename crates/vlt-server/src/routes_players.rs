@@ -93,7 +93,7 @@ pub(crate) async fn leaderboard(hub: Hs, Query(q): Query<LimitQuery>) -> Result<
 
 pub(crate) async fn lobby(hub: Hs, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
     let who = caller(&hub, &headers, "").await?;
-    Ok(Json(hub.lobby_view(&who)))
+    Ok(Json(hub.lobby_view(&who).await?))
 }
 
 pub(crate) async fn create_seek(
@@ -103,7 +103,7 @@ pub(crate) async fn create_seek(
 ) -> Result<impl IntoResponse, ApiError> {
     let req: NewSeek = body(&hub, &bytes)?;
     let who = caller(&hub, &headers, "").await?;
-    Ok((StatusCode::CREATED, Json(hub.create_seek(&who, req)?)))
+    Ok((StatusCode::CREATED, Json(hub.create_seek(&who, req).await?)))
 }
 
 pub(crate) async fn cancel_seek(
@@ -112,7 +112,7 @@ pub(crate) async fn cancel_seek(
     headers: HeaderMap,
 ) -> Result<impl IntoResponse, ApiError> {
     let who = caller(&hub, &headers, "").await?;
-    hub.cancel_seek(&id, &who)?;
+    hub.cancel_seek(&id, &who).await?;
     Ok(Json(json!({ "ok": true })))
 }
 

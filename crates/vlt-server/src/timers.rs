@@ -82,7 +82,7 @@ impl Hub {
         Ok(())
     }
 
-    /// Brings the clocks to life at start. Alone, every unfinished game with a clock is loaded, so
+    /// Brings the clocks to life at start, and this server's lease (see `servers`). Alone, every unfinished game with a clock is loaded, so
     /// that its timer runs again after a restart; with a shared store, this server starts hearing
     /// the others' changes and taking clock leases (it loads the games whose lease it takes).
     /// Answers the games loaded now.
@@ -90,6 +90,7 @@ impl Hub {
     /// # Errors
     /// [`ApiError::Internal`] if the store fails.
     pub async fn resume_clocks(self: &Arc<Self>) -> Result<usize, ApiError> {
+        self.run_server_lease();
         if self.store.shared() {
             self.follow_changes();
             self.run_leases();

@@ -64,9 +64,11 @@ async fn run(socket: WebSocket, hub: Arc<Hub>, live: Arc<Live>, id: String, who:
     if tx.send(text(hello)).await.is_err() {
         return;
     }
+    // Who is here on the other servers, as it is now (this server hears of changes from then on).
+    hub.refresh_presence(&id).await;
     // A seat holder's socket counts as that player being here, until it closes.
     let _here = match seat {
-        Some(Seat::One(p)) => Some(Presence::new(&live, p)),
+        Some(Seat::One(p)) => Some(Presence::new(&hub, &live, p)),
         _ => None,
     };
     if _here.is_none() && tx.send(Message::Text(live.presence_message().into())).await.is_err() {
@@ -107,20 +109,21 @@ async fn run(socket: WebSocket, hub: Arc<Hub>, live: Arc<Live>, id: String, who:
 
 /// A seat holder's open socket: counted while it lives.
 struct Presence<'a> {
-    live: &'a Live,
+    hub: &'a Arc<Hub>,
+    live: &'a Arc<Live>,
     seat: vlt_core::Player,
 }
 
 impl<'a> Presence<'a> {
-    fn new(live: &'a Live, seat: vlt_core::Player) -> Presence<'a> {
-        live.set_present(seat, true);
-        Presence { live, seat }
+    fn new(hub: &'a Arc<Hub>, live: &'a Arc<Live>, seat: vlt_core::Player) -> Presence<'a> {
+        hub.set_present(live, seat, true);
+        Presence { hub, live, seat }
     }
 }
 
 impl Drop for Presence<'_> {
     fn drop(&mut self) {
-        self.live.set_present(self.seat, false);
+        self.hub.set_present(self.live, self.seat, false);
     }
 }
 

@@ -65,9 +65,9 @@ impl Hub {
             reviews: crate::review::Reviewer::new(Arc::clone(&store), tablebase.clone(), bounds.review_ms),
             tablebase,
             epoch: Arc::from(epoch),
+            lobby: crate::lobby::Lobby::new(&store),
             store,
             games: GameCache::default(),
-            lobby: crate::lobby::Lobby::default(),
             bounds,
         })
     }
@@ -129,6 +129,7 @@ impl Hub {
         let game = rebuild(&row, &moves)?;
         let cards = self.cards(&row).await?;
         let live = Arc::new(Live::new(row, game, &self.epoch, cards, self.bounds.abort_ms));
+        self.load_offers(&mut *live.state.lock().await).await?;
         let live = self.games.insert(id, live);
         // A computer game left with the computer to move (a restart while it thought) goes on,
         // and a running clock runs on.

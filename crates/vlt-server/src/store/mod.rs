@@ -466,3 +466,11 @@ dispatch! {
     /// How many reviews are stored (for tests and statistics).
     fn review_count(&self) -> usize;
 }
+
+// After `dispatch!`, which they use.
+pub mod offers;
+mod pg_offers;
+mod pg_seeks;
+pub mod seeks;
+mod sqlite_offers;
+mod sqlite_seeks;

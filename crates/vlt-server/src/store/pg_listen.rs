@@ -1,6 +1,7 @@
 //! The other servers' changes, heard with `LISTEN`: each write to a game, once committed, is
-//! followed by a notification on `vlt_games` with the writing server's name and the game's id, so
-//! what is heard is already in the database. One connection of its own listens, reconnecting after a
+//! followed by a notification on `vlt_games` with the writing server's name and the game's id
+//! (`offers <id>` for its offers, `presence <id>` for its players' sockets), so what is heard is
+//! already in the database. One connection of its own listens, reconnecting after a
 //! failure; after every (re)connection a [`Change::Resync`] says that changes may have been missed.
 
 use super::postgres::CHANNEL;
@@ -15,8 +16,24 @@ use tokio_postgres::{AsyncMessage, NoTls};
 pub enum Change {
     /// Game `id` changed: moves, seats, clock or result.
     Game(String),
+    /// The offers of game `id` changed: a takeback or a rematch asked or answered.
+    Offers(String),
+    /// Another server's count of game `id`'s players' open sockets changed.
+    Presence(String),
     /// The listening connection was (re)made: any game may have changed meanwhile.
     Resync,
+}
+
+impl Change {
+    /// The change a notification names after its server: `<game>`, `offers <game>` or
+    /// `presence <game>`.
+    fn read(what: &str) -> Change {
+        match what.split_once(' ') {
+            Some(("offers", id)) => Change::Offers(id.to_string()),
+            Some(("presence", id)) => Change::Presence(id.to_string()),
+            _ => Change::Game(what.to_string()),
+        }
+    }
 }
 
 /// How long the listener waits before connecting again.
@@ -53,8 +70,8 @@ pub(crate) async fn listen(
                 while let Some(Ok(m)) = messages.next().await {
                     if let AsyncMessage::Notification(n) = m {
                         match n.payload().split_once(' ') {
-                            Some((from, id)) if from != &*me => {
-                                let _ = changes.send(Change::Game(id.to_string()));
+                            Some((from, what)) if from != &*me => {
+                                let _ = changes.send(Change::read(what));
                             }
                             _ => {}
                         }

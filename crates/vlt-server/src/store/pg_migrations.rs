@@ -75,6 +75,44 @@ const MIGRATIONS: &[&str] = &[
         owner TEXT NOT NULL,
         expires BIGINT NOT NULL
     );",
+    // 2: what the lobby shares between servers (SQLite's version 7): each server's lease, the open
+    // seeks held under it, a game's offers, the players' open sockets counted by each server, and
+    // the rate-limit state of each address.
+    "CREATE TABLE servers (
+        name TEXT PRIMARY KEY,
+        expires BIGINT NOT NULL
+    );
+    CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL REFERENCES players(id),
+        owner TEXT NOT NULL,
+        initial_ms BIGINT,
+        increment_ms BIGINT NOT NULL DEFAULT 0,
+        per_move BOOLEAN NOT NULL DEFAULT FALSE,
+        rated BOOLEAN NOT NULL,
+        colour TEXT,
+        created BIGINT NOT NULL
+    );
+    CREATE INDEX seeks_player ON seeks (player_id);
+    CREATE INDEX seeks_created ON seeks (created);
+    CREATE TABLE offers (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        takeback TEXT,
+        takeback_ply BIGINT,
+        rematch_by TEXT,
+        rematch_game TEXT
+    );
+    CREATE TABLE presence (
+        game_id TEXT NOT NULL,
+        server TEXT NOT NULL,
+        b BIGINT NOT NULL,
+        a BIGINT NOT NULL,
+        PRIMARY KEY (game_id, server)
+    );
+    CREATE TABLE rates (
+        key TEXT PRIMARY KEY,
+        tat BIGINT NOT NULL
+    );",
 ];
 
 /// The schema version this build writes in PostgreSQL.

@@ -10,15 +10,24 @@ use tokio_postgres::{GenericClient, Row};
 use vlt_core::GameResult;
 use vlt_rating::Rating;
 
-const PLAYER_COLUMNS: &str = "id, name, login, rating, deviation, volatility, rated_games";
+pub(crate) const PLAYER_COLUMNS: &str = "id, name, login, rating, deviation, volatility, rated_games";
 
 fn player_row(r: &Row) -> Result<PlayerRow, tokio_postgres::Error> {
+    player_row_at(r, 0)
+}
+
+/// The player whose [`PLAYER_COLUMNS`] start at column `at` of `r`.
+pub(crate) fn player_row_at(r: &Row, at: usize) -> Result<PlayerRow, tokio_postgres::Error> {
     Ok(PlayerRow {
-        id: r.try_get(0)?,
-        name: r.try_get(1)?,
-        login: r.try_get(2)?,
-        rating: Rating { rating: r.try_get(3)?, deviation: r.try_get(4)?, volatility: r.try_get(5)? },
-        rated_games: r.try_get(6)?,
+        id: r.try_get(at)?,
+        name: r.try_get(at + 1)?,
+        login: r.try_get(at + 2)?,
+        rating: Rating {
+            rating: r.try_get(at + 3)?,
+            deviation: r.try_get(at + 4)?,
+            volatility: r.try_get(at + 5)?,
+        },
+        rated_games: r.try_get(at + 6)?,
     })
 }
 

@@ -76,6 +76,45 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // 6: seat tokens are kept as their SHA-256 (the plain ones of older files are hashed by
     // `hash_seat_tokens` in the same step).
     "SELECT 1;",
+    // 7: what the lobby shares between servers: each server's lease (`servers`, renewed while it
+    // runs), the open seeks (held under their server's lease), the offers of a game (a takeback
+    // asked at a ply, a rematch), the players' open sockets counted by each server, and the
+    // rate-limit state of each address (the theoretical arrival time of GCRA, in ms).
+    "CREATE TABLE servers (
+        name TEXT PRIMARY KEY,
+        expires INTEGER NOT NULL
+    );
+    CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL REFERENCES players(id),
+        owner TEXT NOT NULL,
+        initial_ms INTEGER,
+        increment_ms INTEGER NOT NULL DEFAULT 0,
+        per_move INTEGER NOT NULL DEFAULT 0,
+        rated INTEGER NOT NULL,
+        colour TEXT,
+        created INTEGER NOT NULL
+    );
+    CREATE INDEX seeks_player ON seeks (player_id);
+    CREATE INDEX seeks_created ON seeks (created);
+    CREATE TABLE offers (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        takeback TEXT,
+        takeback_ply INTEGER,
+        rematch_by TEXT,
+        rematch_game TEXT
+    );
+    CREATE TABLE presence (
+        game_id TEXT NOT NULL,
+        server TEXT NOT NULL,
+        b INTEGER NOT NULL,
+        a INTEGER NOT NULL,
+        PRIMARY KEY (game_id, server)
+    );
+    CREATE TABLE rates (
+        key TEXT PRIMARY KEY,
+        tat INTEGER NOT NULL
+    );",
 ];
 
 /// The migration after which seat tokens are stored hashed.

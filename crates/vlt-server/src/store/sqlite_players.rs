@@ -10,15 +10,20 @@ use rusqlite::{Connection, OptionalExtension, params};
 use vlt_core::GameResult;
 use vlt_rating::Rating;
 
-const PLAYER_COLUMNS: &str = "id, name, login, rating, deviation, volatility, rated_games";
+pub(crate) const PLAYER_COLUMNS: &str = "id, name, login, rating, deviation, volatility, rated_games";
 
 fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlayerRow> {
+    player_row_at(r, 0)
+}
+
+/// The player whose [`PLAYER_COLUMNS`] start at column `at` of `r`.
+pub(crate) fn player_row_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<PlayerRow> {
     Ok(PlayerRow {
-        id: r.get(0)?,
-        name: r.get(1)?,
-        login: r.get(2)?,
-        rating: Rating { rating: r.get(3)?, deviation: r.get(4)?, volatility: r.get(5)? },
-        rated_games: r.get(6)?,
+        id: r.get(at)?,
+        name: r.get(at + 1)?,
+        login: r.get(at + 2)?,
+        rating: Rating { rating: r.get(at + 3)?, deviation: r.get(at + 4)?, volatility: r.get(at + 5)? },
+        rated_games: r.get(at + 6)?,
     })
 }
 
