@@ -2,13 +2,18 @@
 //!
 //! Each slot is two `AtomicU64`: the data word and the key XOR the data. A reader accepts a slot only
 //! when `key ^ data` matches, so a slot torn by two threads writing at once reads as a miss instead
-//! of a wrong entry (the "lockless hashing" trick) — no locks and no `unsafe`.
+//! of a wrong entry (the "lockless hashing" trick) — no locks. The slots live in an anonymous
+//! memory map advised to use transparent huge pages: a probe of a large table is a cache miss
+//! anyway, and with 4 KiB pages it is a TLB miss too (see `docs/engine.md`).
 //!
 //! Stored values are path-independent: the score is the future capture difference from the stored
 //! position (captures so far are not part of the key, R4/R6), and the search does not store scores
 //! that depend on R7 repetitions outside the subtree (see `search.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The size of a transparent huge page on x86-64 Linux: the slots start on such a boundary.
+const HUGE_PAGE: usize = 2 << 20;
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,20 +80,55 @@ fn unpack(d: u64) -> (Entry, u8) {
     (e, (d >> AGE_SHIFT) as u8)
 }
 
+#[repr(C)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
+/// The slots in an anonymous memory map of their own, so that the kernel can back them with huge
+/// pages (`madvise(MADV_HUGEPAGE)`; the global allocator gives no say in that).
+struct Slots {
+    /// Points into `_map`, which lives exactly as long; never handed out beyond `&self`.
+    slots: &'static [Slot],
+    _map: memmap2::MmapMut,
+}
+
+impl Slots {
+    fn new(n: usize) -> Slots {
+        let bytes = n * SLOT_BYTES;
+        // One huge page more, so that the slots can start on a huge-page boundary.
+        let mut map = memmap2::MmapOptions::new()
+            .len(bytes + HUGE_PAGE)
+            .map_anon()
+            .unwrap_or_else(|e| panic!("the transposition table's {bytes} bytes: {e}"));
+        // Only a hint: without huge pages the table works the same, only slower.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let base = map.as_mut_ptr();
+        // (`align_offset` may in principle decline; the map's own page alignment then suffices.)
+        let offset = Some(base.align_offset(HUGE_PAGE)).filter(|&o| o < HUGE_PAGE).unwrap_or(0);
+        #[allow(unsafe_code)]
+        // SAFETY: the range `offset..offset + bytes` lies inside the map (it is `HUGE_PAGE` longer
+        // than `bytes`) and is aligned for `Slot` (two `AtomicU64`, `repr(C)`); an anonymous map
+        // is zero-filled and zero is a valid `AtomicU64`. The pointer comes from `as_mut_ptr`, and
+        // the memory is only ever reached through this slice, whose atomics allow shared writes.
+        // The map is kept beside the slice and unmapped only when both drop; the `'static` does
+        // not leave this struct.
+        let slots = unsafe { std::slice::from_raw_parts(base.add(offset).cast::<Slot>(), n) };
+        Slots { slots, _map: map }
+    }
+}
+
 /// The table. `Send + Sync`: threads share it through an `Arc`.
 pub struct Tt {
-    slots: Box<[Slot]>,
+    mem: Slots,
     age: AtomicU64,
 }
 
 impl std::fmt::Debug for Tt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tt({} slots)", self.slots.len())
+        write!(f, "Tt({} slots)", self.slots().len())
     }
 }
 
@@ -100,18 +140,22 @@ impl Tt {
     #[must_use]
     pub fn new(mb: usize) -> Tt {
         let n = (mb.saturating_mul(1 << 20) / SLOT_BYTES).max(1024);
-        let slots =
-            (0..n).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect::<Vec<_>>();
-        let tt = Tt { slots: slots.into_boxed_slice(), age: AtomicU64::new(0) };
-        // The zeroed allocation is only mapped lazily: touch every page now, so the first search
-        // (timed, and with several threads faulting at once much slower) does not pay for it.
+        let tt = Tt { mem: Slots::new(n), age: AtomicU64::new(0) };
+        // The map's pages are only allocated when first touched: touch every page now, so the
+        // first search (timed, and with several threads faulting at once much slower) does not pay
+        // for it.
         tt.clear();
         tt
     }
 
+    #[inline]
+    fn slots(&self) -> &[Slot] {
+        self.mem.slots
+    }
+
     /// Forgets every entry.
     pub fn clear(&self) {
-        for s in &*self.slots {
+        for s in self.slots() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -125,13 +169,13 @@ impl Tt {
 
     fn index(&self, key: u64) -> usize {
         // Multiply-high maps the key onto the table without a division.
-        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+        ((u128::from(key) * self.slots().len() as u128) >> 64) as usize
     }
 
     /// The entry for `key`, if stored.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let s = &self.slots[self.index(key)];
+        let s = &self.slots()[self.index(key)];
         let data = s.data.load(Ordering::Relaxed);
         let check = s.check.load(Ordering::Relaxed);
         // A zero data word is an empty slot (a real entry always has a bound or a move).
@@ -142,7 +186,7 @@ impl Tt {
     /// another position.
     pub fn store(&self, key: u64, e: Entry) {
         let age = self.age.load(Ordering::Relaxed) as u8;
-        let s = &self.slots[self.index(key)];
+        let s = &self.slots()[self.index(key)];
         let old = s.data.load(Ordering::Relaxed);
         if old != 0 {
             let same = s.check.load(Ordering::Relaxed) ^ old == key;
