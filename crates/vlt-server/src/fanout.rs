@@ -6,7 +6,7 @@
 
 use crate::error::ApiError;
 use crate::hub::Hub;
-use crate::live::rebuild;
+use crate::live::{LiveGame, rebuild};
 use crate::seat::Caller;
 use crate::store::Change;
 use crate::view::GameView;
@@ -63,10 +63,23 @@ impl Hub {
     /// [`ApiError::Forbidden`] (wrong token), [`ApiError::Conflict`] (out of turn, game over, time
     /// up), [`ApiError::BadRequest`] (not a move), [`ApiError::Illegal`] (R3, R5).
     pub async fn play(self: &Arc<Self>, id: &str, caller: &Caller, mv: &str) -> Result<GameView, ApiError> {
-        match self.play_here(id, caller, mv).await {
+        self.play_answering(id, caller, mv, LiveGame::view).await
+    }
+
+    /// [`Hub::play`] answering `answer(game)` once the move is made (a socket's move needs no
+    /// view: its update comes through the broadcast, and a whole game's view costs a string per
+    /// ply).
+    pub(crate) async fn play_answering<T>(
+        self: &Arc<Self>,
+        id: &str,
+        caller: &Caller,
+        mv: &str,
+        answer: fn(&LiveGame) -> T,
+    ) -> Result<T, ApiError> {
+        match self.play_here(id, caller, mv, answer).await {
             Err(ApiError::Conflict(_)) if self.store.shared() => {
                 self.refresh(id).await?;
-                self.play_here(id, caller, mv).await
+                self.play_here(id, caller, mv, answer).await
             }
             r => r,
         }

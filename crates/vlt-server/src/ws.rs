@@ -142,7 +142,7 @@ async fn handle(hub: &Arc<Hub>, id: &str, who: &Caller, seated: bool, t: &str) -
     }
     let r = match msg {
         ClientMsg::Ping => return Some(text(serde_json::json!({ "type": "pong" }))),
-        ClientMsg::Move { mv } => hub.play(id, who, &mv).await.map(|_| ()),
+        ClientMsg::Move { mv } => hub.play_answering(id, who, &mv, |_| ()).await,
         ClientMsg::Resign => hub.resign(id, who).await.map(|_| ()),
     };
     r.err().map(|e| error(&e.to_string()))

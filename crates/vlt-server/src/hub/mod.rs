@@ -162,13 +162,14 @@ impl Hub {
         g.seat(caller).ok_or_else(|| ApiError::Forbidden("this token holds no seat in this game".into()))
     }
 
-    /// [`Hub::play`] on the game as this server has it in memory.
-    pub(crate) async fn play_here(
+    /// [`Hub::play_answering`] on the game as this server has it in memory.
+    pub(crate) async fn play_here<T>(
         self: &Arc<Self>,
         id: &str,
         caller: &Caller,
         mv: &str,
-    ) -> Result<GameView, ApiError> {
+        answer: fn(&LiveGame) -> T,
+    ) -> Result<T, ApiError> {
         let live = self.get(id).await?;
         let mut g = live.state.lock().await;
         let seat = Self::seat_checked(&g, caller)?;
@@ -203,10 +204,10 @@ impl Hub {
         let m =
             Move::parse_with(mv, Some(to_move)).map_err(|e| ApiError::BadRequest(format!("move: {e}")))?;
         self.commit(&live, &mut g, m).await?;
-        let view = g.view();
+        let answer = answer(&g);
         drop(g);
         self.spawn_computer(&live);
-        Ok(view)
+        Ok(answer)
     }
 
     /// The ratings a game's end changes: its players, when it is rated.
