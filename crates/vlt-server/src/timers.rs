@@ -73,7 +73,7 @@ impl Hub {
             c.since_ms = 0;
         }
         let key = g.row.id.clone();
-        self.db(move |s| s.abort(&key, clock)).await?;
+        crate::hub::game_write!(self, abort(&key, clock))?;
         g.row.aborted = true;
         g.row.finished = true;
         g.row.clock = clock;

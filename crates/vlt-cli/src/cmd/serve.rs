@@ -83,7 +83,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     {
         std::fs::create_dir_all(dir).map_err(|e| input(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let store = Store::connect(&db).map_err(|e| input(format!("{db}: {e}")))?;
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    // PostgreSQL's connections and writers on the server's own runtime: a move's commit is then
+    // awaited by the task that made it, with no thread in between.
+    let store = Store::connect_on(&db, rt.handle().clone()).map_err(|e| input(format!("{db}: {e}")))?;
     let bounds = Bounds {
         max_open_games: a.max_open_games as usize,
         engine_ms: a.engine_ms,
@@ -104,7 +107,6 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         accounts_rate: Rate { per_minute: a.accounts_per_minute, burst: a.accounts_per_minute.div_ceil(2) },
         ..defaults
     };
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(a.addr)
             .await

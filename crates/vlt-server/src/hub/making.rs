@@ -162,7 +162,7 @@ impl Hub {
             .map(|(row, game)| (row.clone(), game.moves().iter().map(ToString::to_string).collect()))
             .collect();
         let bound = (self.bounds.max_open_games, now() - ABANDONED_AFTER.as_secs() as i64);
-        if !self.db(move |s| s.insert_games(rows, Some(bound))).await? {
+        if !super::game_write!(self, insert_games(rows, Some(bound)))? {
             return Err(ApiError::Busy(format!(
                 "the server holds {} unfinished games, its limit; finish or resign one first",
                 bound.0
@@ -257,7 +257,7 @@ impl Hub {
             c.seated(now_ms());
         }
         let (key, hash, who) = (id.to_string(), token_hash(&token), me.clone());
-        let took = self.db(move |s| s.take_seat(&key, seat.into(), &hash, who.as_deref(), clock)).await?;
+        let took = super::game_write!(self, take_seat(&key, seat.into(), &hash, who.as_deref(), clock))?;
         if !took {
             return Err(ApiError::Conflict("the seat was just taken".into()));
         }

@@ -4,6 +4,21 @@
 //! goes to the [`EnginePool`]; clocks, offers between players, the lobby and identities are in
 //! `timers`, `offers`, `lobby` and `players`.
 
+/// A write to a game, `game_write!(hub, append_moves_with(&id, …))` naming the [`Store`] method:
+/// PostgreSQL's group commit is awaited on this task (no thread between it and the commit);
+/// SQLite's runs on a blocking thread, as SQLite waits for the disk.
+macro_rules! game_write {
+    ($hub:expr, $name:ident($($arg:expr),* $(,)?)) => {
+        match &*$hub.store {
+            $crate::store::Store::Postgres(p) => {
+                p.$name($($arg),*).await.map_err($crate::error::ApiError::from)
+            }
+            $crate::store::Store::Sqlite(_) => $hub.db(move |s| s.$name($($arg),*)).await,
+        }
+    };
+}
+pub(crate) use game_write;
+
 mod making;
 
 pub use making::MAX_IMPORT;
@@ -227,7 +242,7 @@ impl Hub {
         }
         let extra = Extra { clock, rated: result.and(Self::rated_players(g)) };
         let (id, text) = (g.row.id.clone(), m.to_string());
-        self.db(move |s| s.append_moves_with(&id, ply, &[text], result, &extra)).await?;
+        game_write!(self, append_moves_with(&id, ply, &[text], result, &extra))?;
         g.game = next;
         g.row.finished = result.is_some();
         g.row.result = result.map(StoredResult);
@@ -266,7 +281,7 @@ impl Hub {
         }
         let extra = Extra { clock, rated: Self::rated_players(g) };
         let key = g.row.id.clone();
-        self.db(move |s| s.forfeit(&key, forfeit, r, &extra)).await?;
+        game_write!(self, forfeit(&key, forfeit, r, &extra))?;
         g.game = next;
         g.row.resigned = Some(forfeit);
         g.row.finished = true;
@@ -394,7 +409,7 @@ impl Hub {
             c.switch(next.position().to_move().into(), now_ms());
         }
         let (key, len) = (g.row.id.clone(), next.moves().len());
-        self.db(move |s| s.truncate_moves(&key, len, clock)).await?;
+        game_write!(self, truncate_moves(&key, len, clock))?;
         g.game = next;
         g.row.finished = false;
         g.row.result = None;

@@ -304,6 +304,19 @@ impl Store {
         }
     }
 
+    /// [`Store::connect`], PostgreSQL's tasks running on `runtime` (the server's; see
+    /// [`PgStore::connect_on`]: then call the store's blocking operations only from threads that
+    /// may block).
+    ///
+    /// # Errors
+    /// As [`Store::connect`].
+    pub fn connect_on(db: &Database, runtime: tokio::runtime::Handle) -> Result<Store, StoreError> {
+        match db {
+            Database::Sqlite(path) => Store::open(path),
+            Database::Postgres(url) => PgStore::connect_on(url, runtime).map(Store::Postgres),
+        }
+    }
+
     /// An in-memory SQLite database (for tests).
     ///
     /// # Errors
@@ -370,8 +383,10 @@ impl Store {
     }
 }
 
-/// Gives [`Store`] each operation, forwarded to the backend in use.
-macro_rules! dispatch {
+/// Gives [`Store`] each write to a game, forwarded to the backend in use: PostgreSQL's answers a
+/// future (its group commit, see `pg_batch`), waited for here on the store's runtime; the hub
+/// awaits that future itself (`hub::game_write!`).
+macro_rules! dispatch_writes {
     ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
         impl Store {
             $(
@@ -382,7 +397,7 @@ macro_rules! dispatch {
                 pub fn $name(&self $(, $arg: $ty)*) -> Result<$ret, StoreError> {
                     match self {
                         Store::Sqlite(s) => s.$name($($arg),*),
-                        Store::Postgres(p) => p.$name($($arg),*),
+                        Store::Postgres(p) => p.run(p.$name($($arg),*)),
                     }
                 }
             )*
@@ -390,9 +405,7 @@ macro_rules! dispatch {
     };
 }
 
-dispatch! {
-    /// The schema version of the open database.
-    fn schema_version(&self) -> usize;
+dispatch_writes! {
     /// Inserts a new game with its moves (imports bring moves), in one transaction.
     fn insert_game(&self, g: &GameRow, moves: &[String]) -> ();
     /// Inserts games with their moves, all or none, in one transaction. With `bound` =
@@ -426,6 +439,31 @@ dispatch! {
     fn forfeit(&self, id: &str, forfeit: Forfeit, result: GameResult, extra: &Extra) -> ();
     /// Ends a game without a result: nobody made the first move in time.
     fn abort(&self, id: &str, clock: Option<Clock>) -> ();
+}
+
+/// Gives [`Store`] each operation, forwarded to the backend in use.
+macro_rules! dispatch {
+    ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
+        impl Store {
+            $(
+                $(#[$doc])*
+                ///
+                /// # Errors
+                /// [`StoreError`] if the database fails.
+                pub fn $name(&self $(, $arg: $ty)*) -> Result<$ret, StoreError> {
+                    match self {
+                        Store::Sqlite(s) => s.$name($($arg),*),
+                        Store::Postgres(p) => p.$name($($arg),*),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+dispatch! {
+    /// The schema version of the open database.
+    fn schema_version(&self) -> usize;
     /// Unfinished games with a clock (their timers are armed again after a restart).
     fn clocked_unfinished(&self) -> Vec<String>;
     /// A game's row and its moves in order, or `None` when there is no such game.

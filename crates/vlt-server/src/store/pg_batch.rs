@@ -3,15 +3,16 @@
 //! together, one commit, one WAL flush), then tell the other servers of every game it changed with
 //! one statement. Each write is answered only once the transaction holding it is committed. When
 //! one write of a batch fails, the transaction is rolled back and each of its writes is tried again
-//! alone, so a failing write fails alone.
+//! alone, so a failing write fails alone. A write is awaited (its answer comes by a oneshot
+//! channel), so the server's tasks wait for their commits without a thread of their own.
 
 use super::postgres::{CHANNEL, client};
 use super::{StoreError, causes};
 use deadpool_postgres::{Pool, Transaction};
 use futures_util::future::BoxFuture;
-use std::sync::mpsc::SyncSender;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, oneshot};
 
 /// One write: run inside the batch's transaction, it answers a number (rows changed, or a yes/no).
 pub(crate) type Op =
@@ -41,7 +42,7 @@ struct Write {
     order: Order,
     /// The game to notify the other servers of, once committed.
     game: Option<String>,
-    reply: SyncSender<Result<u64, StoreError>>,
+    reply: oneshot::Sender<Result<u64, StoreError>>,
 }
 
 /// The queue of writes waiting for a transaction.
@@ -49,16 +50,23 @@ struct Write {
 pub(crate) struct Batcher {
     queue: Mutex<Vec<Write>>,
     ready: Notify,
+    /// Set when the store is dropped: the writers stop once the queue is empty.
+    closed: AtomicBool,
 }
 
 impl Batcher {
     /// Queues `op` and waits until the transaction holding it is committed (or failed).
-    pub(crate) fn write(&self, game: Option<&str>, order: Order, op: Op) -> Result<u64, StoreError> {
-        let (reply, answer) = std::sync::mpsc::sync_channel(1);
-        let w = Write { op, order, game: game.map(str::to_string), reply };
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner).push(w);
+    pub(crate) async fn write(&self, game: Option<String>, order: Order, op: Op) -> Result<u64, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner).push(Write { op, order, game, reply });
         self.ready.notify_one();
-        answer.recv().unwrap_or_else(|_| Err(StoreError::Commit("the database task failed".into())))
+        answer.await.unwrap_or_else(|_| Err(StoreError::Commit("the database task failed".into())))
+    }
+
+    /// Stops the writers once they have committed what is queued.
+    pub(crate) fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+        self.ready.notify_waiters();
     }
 
     fn take(&self) -> Vec<Write> {
@@ -71,9 +79,14 @@ impl Batcher {
 /// One writer: commits what is queued, batch after batch, for as long as the store lives.
 pub(crate) async fn writer(batcher: Arc<Batcher>, pool: Pool, me: Arc<str>) {
     loop {
+        // Registered before the queue is looked at, so a write queued meanwhile is not missed.
+        let ready = batcher.ready.notified();
         let batch = batcher.take();
         if batch.is_empty() {
-            batcher.ready.notified().await;
+            if batcher.closed.load(Ordering::Acquire) {
+                return;
+            }
+            ready.await;
             continue;
         }
         if !batcher.queue.lock().unwrap_or_else(PoisonError::into_inner).is_empty() {

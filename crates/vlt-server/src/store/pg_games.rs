@@ -1,6 +1,7 @@
 //! Games and their moves in PostgreSQL: the same operations as SQLite's, each write committed
 //! together with the others waiting (`pg_batch`), after which the other servers are notified of
-//! the games it changed.
+//! the games it changed. A write answers a future, which the hub awaits on its own tasks; the
+//! blocking form of each is [`Store`](super::Store)'s.
 
 use super::pg_batch::Order;
 use super::pg_players::rate;
@@ -11,6 +12,7 @@ use crate::kinds::{Forfeit, Side, StoredResult};
 use crate::view::ResultView;
 use deadpool_postgres::Transaction;
 use futures_util::future::BoxFuture;
+use std::future::Future;
 use std::sync::Arc;
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
@@ -115,8 +117,9 @@ impl PgStore {
         id: Option<&str>,
         order: Order,
         op: impl for<'a> Fn(&'a Transaction<'a>) -> Written<'a> + Send + Sync + 'static,
-    ) -> Result<u64, StoreError> {
-        self.batch.write(id, order, Box::new(op))
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send + 'static {
+        let (batch, game) = (Arc::clone(&self.batch), id.map(str::to_string));
+        async move { batch.write(game, order, Box::new(op)).await }
     }
 
     /// The schema version of the database.
@@ -126,8 +129,13 @@ impl PgStore {
     }
 
     /// Inserts a new game with its moves.
-    pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Result<(), StoreError> {
-        self.insert_games(vec![(g.clone(), moves.to_vec())], None).map(|_| ())
+    pub fn insert_game(
+        &self,
+        g: &GameRow,
+        moves: &[String],
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        let w = self.insert_games(vec![(g.clone(), moves.to_vec())], None);
+        async move { w.await.map(|_| ()) }
     }
 
     /// Inserts games with their moves, all or none, within `bound` (see `Store::insert_games`).
@@ -136,14 +144,14 @@ impl PgStore {
         &self,
         games: Vec<(GameRow, Vec<String>)>,
         bound: Option<(usize, i64)>,
-    ) -> Result<bool, StoreError> {
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send + 'static {
         let order = if bound.is_some() { Order::Counted } else { Order::Together };
         let games = Arc::new(games);
-        let n = self.write(None, order, move |tx| {
+        let w = self.write(None, order, move |tx| {
             let games = Arc::clone(&games);
             Box::pin(async move { insert_within(tx, &games, bound).await })
-        })?;
-        Ok(n == 1)
+        });
+        async move { Ok(w.await? == 1) }
     }
 
     /// Appends moves, with the clock and, when the game ends rated, the new ratings.
@@ -154,13 +162,13 @@ impl PgStore {
         moves: &[String],
         result: Option<GameResult>,
         extra: &Extra,
-    ) -> Result<(), StoreError> {
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
         let (key, moves, extra) = (Arc::<str>::from(id), Arc::new(moves.to_vec()), Arc::new(extra.clone()));
         let rated = result.is_some() && extra.rated.is_some();
         let stored = result.map(StoredResult);
         let updated = now();
         let order = if rated { Order::Serial } else { Order::Together };
-        self.write(Some(id), order, move |tx| {
+        let w = self.write(Some(id), order, move |tx| {
             let (key, moves, extra) = (Arc::clone(&key), Arc::clone(&moves), Arc::clone(&extra));
             Box::pin(async move {
                 // The moves and the game's row in one statement: one round trip per move.
@@ -181,14 +189,19 @@ impl PgStore {
                 }
                 Ok(0)
             })
-        })
-        .map(|_| ())
+        });
+        async move { w.await.map(|_| ()) }
     }
 
     /// Keeps only the first `len` moves (undo), and marks the game unfinished.
-    pub fn truncate_moves(&self, id: &str, len: usize, clock: Option<Clock>) -> Result<(), StoreError> {
+    pub fn truncate_moves(
+        &self,
+        id: &str,
+        len: usize,
+        clock: Option<Clock>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
         let (key, updated) = (Arc::<str>::from(id), now());
-        self.write(Some(id), Order::Together, move |tx| {
+        let w = self.write(Some(id), Order::Together, move |tx| {
             let key = Arc::clone(&key);
             Box::pin(async move {
                 let k: &str = &key;
@@ -200,8 +213,8 @@ impl PgStore {
                 .await?;
                 Ok(0)
             })
-        })
-        .map(|_| ())
+        });
+        async move { w.await.map(|_| ()) }
     }
 
     /// Gives a free seat to `token_hash`; false when it was already taken.
@@ -212,7 +225,7 @@ impl PgStore {
         token_hash: &str,
         player: Option<&str>,
         clock: Option<Clock>,
-    ) -> Result<bool, StoreError> {
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send + 'static {
         let sql = if seat == Side::B {
             "UPDATE games SET token_b = $2, player_b = $4, clock = $5, updated = $3
              WHERE id = $1 AND token_b IS NULL AND player_b IS NULL"
@@ -222,14 +235,14 @@ impl PgStore {
         };
         let (key, token, player) = (id.to_string(), token_hash.to_string(), player.map(str::to_string));
         let updated = now();
-        let n = self.write(Some(id), Order::Together, move |tx| {
+        let w = self.write(Some(id), Order::Together, move |tx| {
             let (key, token, player) = (key.clone(), token.clone(), player.clone());
             Box::pin(async move {
                 let st = tx.prepare_cached(sql).await?;
                 Ok(tx.execute(&st, &[&key, &token, &updated, &player, &clock]).await?)
             })
-        })?;
-        Ok(n == 1)
+        });
+        async move { Ok(w.await? == 1) }
     }
 
     /// Records a resignation or a loss on time, and the result (once: a game already over stays
@@ -240,10 +253,10 @@ impl PgStore {
         forfeit: Forfeit,
         result: GameResult,
         extra: &Extra,
-    ) -> Result<(), StoreError> {
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
         let (key, extra, updated) = (Arc::<str>::from(id), Arc::new(extra.clone()), now());
         let order = if extra.rated.is_some() { Order::Serial } else { Order::Together };
-        self.write(Some(id), order, move |tx| {
+        let w = self.write(Some(id), order, move |tx| {
             let (key, extra) = (Arc::clone(&key), Arc::clone(&extra));
             Box::pin(async move {
                 let k: &str = &key;
@@ -259,14 +272,18 @@ impl PgStore {
                 }
                 Ok(n)
             })
-        })
-        .map(|_| ())
+        });
+        async move { w.await.map(|_| ()) }
     }
 
     /// Ends a game without a result: nobody made the first move in time.
-    pub fn abort(&self, id: &str, clock: Option<Clock>) -> Result<(), StoreError> {
+    pub fn abort(
+        &self,
+        id: &str,
+        clock: Option<Clock>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
         let (key, updated) = (Arc::<str>::from(id), now());
-        self.write(Some(id), Order::Together, move |tx| {
+        let w = self.write(Some(id), Order::Together, move |tx| {
             let key = Arc::clone(&key);
             Box::pin(async move {
                 let k: &str = &key;
@@ -278,8 +295,8 @@ impl PgStore {
                     )
                     .await?)
             })
-        })
-        .map(|_| ())
+        });
+        async move { w.await.map(|_| ()) }
     }
 
     /// Unfinished games with a clock.

@@ -1,9 +1,11 @@
 //! The PostgreSQL store, for several servers sharing one database: a pool of connections
-//! (deadpool-postgres over tokio-postgres) on a runtime of its own, so the store keeps the same
-//! blocking interface as SQLite's whatever thread calls it. Every write is one transaction,
-//! committed (PostgreSQL's `synchronous_commit` is on by default) before the caller is answered,
-//! then followed by a notification of the game it changed (see `pg_listen`). Clock leases
-//! say which server acts on a game's clock (see `lease_clocks`).
+//! (deadpool-postgres over tokio-postgres) whose tasks run on the server's runtime
+//! ([`PgStore::connect_on`]) or on a runtime of the store's own ([`PgStore::connect`]). Its
+//! writes to games answer futures, which the server's tasks await (see `pg_games`); its other
+//! operations, and the blocking form of the writes, keep the same interface as SQLite's, for a
+//! thread that may block. Every write is committed (PostgreSQL's `synchronous_commit` is on by
+//! default) before the caller is answered, then followed by a notification of the game it changed
+//! (see `pg_listen`). Clock leases say which server acts on a game's clock (see `lease_clocks`).
 
 use super::pg_batch::{Batcher, WRITERS, writer};
 use super::pg_listen::{Change, listen};
@@ -29,7 +31,10 @@ pub(crate) const CHANNEL: &str = "vlt_games";
 pub struct PgStore {
     pub(crate) pool: Pool,
     handle: tokio::runtime::Handle,
+    /// The store's own runtime, when it was not given one.
     runtime: Option<tokio::runtime::Runtime>,
+    /// The listener, stopped with the store (the writers stop once the queue is empty).
+    listener: Option<tokio::task::AbortHandle>,
     /// This server's random name: in its notifications (so it ignores its own) and its leases.
     pub(crate) instance: Arc<str>,
     changes: broadcast::Sender<Change>,
@@ -45,6 +50,10 @@ impl std::fmt::Debug for PgStore {
 
 impl Drop for PgStore {
     fn drop(&mut self) {
+        self.batch.close();
+        if let Some(listener) = &self.listener {
+            listener.abort();
+        }
         // Without waiting: the store may be dropped on an async thread, where blocking is refused.
         if let Some(rt) = self.runtime.take() {
             rt.shutdown_background();
@@ -61,22 +70,43 @@ pub(crate) async fn client(pool: &Pool) -> Result<deadpool_postgres::Object, Sto
 }
 
 impl PgStore {
-    /// Connects to the database at `url`, migrates its schema and listens for the other servers'
-    /// changes (returning once it does).
+    /// Connects to the database at `url` on a runtime of the store's own, migrates its schema and
+    /// listens for the other servers' changes (returning once it does). Any thread may call it,
+    /// and the store's blocking operations, async or not.
     ///
     /// # Errors
     /// [`StoreError`] when the database cannot be reached, refuses us, or is from a newer build.
     pub fn connect(url: &PostgresUrl) -> Result<PgStore, StoreError> {
-        let mut config = url.config().clone();
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
-        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("vlt-postgres")
             .enable_all()
             .build()
             .map_err(|e| StoreError::Commit(format!("runtime: {e}")))?;
+        let handle = runtime.handle().clone();
+        PgStore::start(url, handle, Some(runtime))
+    }
+
+    /// [`PgStore::connect`] with the store's connections, writers and listener on `runtime` (the
+    /// server's: a write awaited by one of its tasks then crosses no other thread). This call and
+    /// the store's blocking operations wait for tasks of `runtime`, so they must come from a
+    /// thread that may block, not one of its async workers (the hub's are on blocking threads).
+    ///
+    /// # Errors
+    /// As [`PgStore::connect`].
+    pub fn connect_on(url: &PostgresUrl, runtime: tokio::runtime::Handle) -> Result<PgStore, StoreError> {
+        PgStore::start(url, runtime, None)
+    }
+
+    fn start(
+        url: &PostgresUrl,
+        handle: tokio::runtime::Handle,
+        runtime: Option<tokio::runtime::Runtime>,
+    ) -> Result<PgStore, StoreError> {
+        let mut config = url.config().clone();
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
         let manager = Manager::from_config(
             config.clone(),
             NoTls,
@@ -92,14 +122,8 @@ impl PgStore {
         let instance: Arc<str> =
             Arc::from(crate::hub::random_hex(8).map_err(|e| StoreError::Commit(e.to_string()))?);
         let changes = broadcast::channel(1024).0;
-        let store = PgStore {
-            pool,
-            handle: runtime.handle().clone(),
-            runtime: Some(runtime),
-            instance,
-            changes,
-            batch: Arc::default(),
-        };
+        let mut store =
+            PgStore { pool, handle, runtime, listener: None, instance, changes, batch: Arc::default() };
         let pool = store.pool.clone();
         store.run(async move {
             let mut c = client(&pool).await?;
@@ -109,7 +133,9 @@ impl PgStore {
         // this store's first read and a later LISTEN would otherwise go unheard. Should listening
         // lag, the listener goes on trying and its first Resync makes up for what was missed.
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
-        store.handle.spawn(listen(config, Arc::clone(&store.instance), store.changes.clone(), ready));
+        let listener =
+            store.handle.spawn(listen(config, Arc::clone(&store.instance), store.changes.clone(), ready));
+        store.listener = Some(listener.abort_handle());
         let _ = listening.recv_timeout(CONNECT_TIMEOUT);
         for _ in 0..WRITERS {
             store.handle.spawn(writer(
@@ -121,8 +147,9 @@ impl PgStore {
         Ok(store)
     }
 
-    /// Runs `fut` on the store's runtime and waits for it: callable from any thread, async or not
-    /// (the hub calls the store from blocking threads, as SQLite needs).
+    /// Runs `fut` on the store's runtime and waits for it: callable from any thread on a runtime
+    /// of the store's own, from any but the given runtime's async workers otherwise (the hub calls
+    /// the store from blocking threads, as SQLite needs).
     pub(crate) fn run<T: Send + 'static>(
         &self,
         fut: impl Future<Output = Result<T, StoreError>> + Send + 'static,
