@@ -1,9 +1,10 @@
 //! Two `vlt serve` processes on one PostgreSQL database: a game with one player on each, its moves
 //! reaching the other server's player live; the server running the clock is killed (SIGKILL) in
 //! the middle of the game, and no acknowledged move is lost, the clock runs on, and the surviving
-//! server takes the clock's lease and ends the game on time. Runs when `VLT_TEST_POSTGRES` names
-//! a database (scripts/test.sh starts a throwaway cluster); a bad or unreachable database is
-//! refused in one line, exit 2, always.
+//! server takes the clock's lease and ends the game on time; a seek posted on one process is
+//! listed and accepted on the other, of two accepts on the two exactly one wins, and the game is
+//! played a move each way. Runs when `VLT_TEST_POSTGRES` names a database (scripts/test.sh starts
+//! a throwaway cluster); a bad or unreachable database is refused in one line, exit 2, always.
 
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -56,6 +57,12 @@ impl Player {
         Player { http, cookie }
     }
 
+    async fn get(&self, s: &Server, path: &str) -> Value {
+        let r =
+            self.http.get(format!("{}{path}", s.base)).header("cookie", &self.cookie).send().await.unwrap();
+        r.json().await.unwrap()
+    }
+
     async fn post(&self, s: &Server, path: &str, body: Value) -> (u16, Value) {
         let r = self
             .http
@@ -96,11 +103,11 @@ async fn wait_for(sock: &mut Ws, within: Duration, want: impl Fn(&Value) -> bool
     }
 }
 
-/// A database of its own on the server `url` names.
-async fn fresh_database(url: &str) -> String {
+/// A database of its own on the server `url` names, called `test` and this process's id.
+async fn fresh_database(url: &str, test: &str) -> String {
     let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
     let driver = tokio::spawn(conn);
-    let name = format!("vlt_two_servers_{}", std::process::id());
+    let name = format!("vlt_{test}_{}", std::process::id());
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).await.unwrap();
     client.batch_execute(&format!("CREATE DATABASE {name}")).await.unwrap();
     drop(client);
@@ -125,7 +132,7 @@ async fn two_servers_share_a_game_and_the_clock_survives_a_killed_server() {
         eprintln!("skipped: VLT_TEST_POSTGRES is not set (scripts/test.sh sets it)");
         return;
     };
-    let db = fresh_database(&url).await;
+    let db = fresh_database(&url, "two_servers").await;
     let s1 = serve(&db);
     let b = Player::new(&s1, "Bawi").await;
     let clock = json!({"initial_ms": 6000, "increment_ms": 0});
@@ -199,6 +206,43 @@ async fn two_servers_share_a_game_and_the_clock_survives_a_killed_server() {
     assert!(finished[0].get::<_, bool>(0));
     assert_eq!(finished[0].get::<_, Option<String>>(1).as_deref(), Some("B:time"));
     drop(s2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_share_the_lobby() {
+    let Ok(url) = std::env::var("VLT_TEST_POSTGRES") else {
+        eprintln!("skipped: VLT_TEST_POSTGRES is not set (scripts/test.sh sets it)");
+        return;
+    };
+    let db = fresh_database(&url, "two_lobbies").await;
+    let (s1, s2) = (serve(&db), serve(&db));
+    let seeker = Player::new(&s1, "Bawi").await;
+    let (one, other) = (Player::new(&s1, "Ate").await, Player::new(&s2, "Zo").await);
+    let (st, seek) = seeker.post(&s1, "/api/seeks", json!({"rated": false, "colour": "B"})).await;
+    assert_eq!(st, 201, "{seek}");
+    let sid = seek["id"].as_str().unwrap().to_string();
+    let lobby = other.get(&s2, "/api/lobby").await;
+    assert_eq!(lobby["seeks"][0]["id"], sid.as_str(), "listed on the other server: {lobby}");
+    let path = format!("/api/seeks/{sid}/accept");
+    let (a, b) = tokio::join!(one.post(&s1, &path, json!({})), other.post(&s2, &path, json!({})));
+    let mut statuses = [a.0, b.0];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 404], "{a:?} {b:?}");
+    let (winner, server, seated) = if a.0 == 201 { (&one, &s1, a.1) } else { (&other, &s2, b.1) };
+    let id = seated["game"]["id"].as_str().unwrap().to_string();
+    // The seeker, polling the first server, is sent to the game; a move each way.
+    assert_eq!(seeker.get(&s1, "/api/lobby").await["mine"], json!([id]));
+    let mut watch_winner = watch(server, &id).await;
+    let (st, g) = seeker.post(&s2, &format!("/api/games/{id}/move"), json!({"move": "1B"})).await;
+    assert_eq!(st, 200, "{g}");
+    wait_for(&mut watch_winner, Duration::from_secs(5), |v| {
+        v["game"]["plies"].as_array().is_some_and(|p| p.len() == 1)
+    })
+    .await;
+    let mv = g["legal"][0].as_str().unwrap().to_string();
+    let (st, g) = winner.post(server, &format!("/api/games/{id}/move"), json!({"move": mv})).await;
+    assert_eq!(st, 200, "{g}");
+    assert_eq!(game(&s1, &id).await["plies"].as_array().unwrap().len(), 2);
 }
 
 #[test]
