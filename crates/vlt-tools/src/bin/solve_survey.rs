@@ -7,7 +7,9 @@
 //! those the tables do not prove;
 //! `BUILD=N` first builds the tables of up to N stones into DIR; `ESSENTIAL=1` also runs, on a
 //! fresh solver, only the two tests that pin the value found (`≥ v` and `≥ v + 1`) and prints
-//! their median nodes: what a schedule that guessed every value right would cost.
+//! their median nodes: what a schedule that guessed every value right would cost; `PROFILE=1`
+//! prints (to stderr) each stone count's median distinct positions expanded and median proof
+//! nodes (the solver's profiling counters), to tell repeated expansions from new ones.
 
 use vlt_core::playout::{SplitMix64, greedy_position};
 use vlt_tablebase::Tablebase;
@@ -38,6 +40,7 @@ fn main() {
     let big = rest.first().map(|d| Tablebase::open_up_to(std::path::Path::new(d), to).expect("check tables"));
     let limit = std::env::var("MAX_NODES").ok().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
     let certify = std::env::var("CERTIFY").is_ok_and(|v| v == "1");
+    let profile = std::env::var("PROFILE").is_ok_and(|v| v == "1");
     let essential = std::env::var("ESSENTIAL").is_ok_and(|v| v == "1");
     let start = std::time::Instant::now();
     println!(
@@ -50,10 +53,12 @@ fn main() {
         // find that proof.
         let mut inner = Vec::new();
         let mut pair = Vec::new();
+        let (mut proofs, mut distinct) = (Vec::new(), Vec::new());
         while nodes.len() < per && tries < 1000 * per {
             tries += 1;
             let Some(pos) = greedy_position(n, &mut rng) else { continue };
             let mut solver = Solver::new(&tb, limit);
+            solver.set_profile(profile);
             let Ok(v) = solver.value(pos) else {
                 nodes.push(u64::MAX);
                 tests.push(u64::MAX);
@@ -61,6 +66,8 @@ fn main() {
             };
             let st = solver.stats();
             nodes.push(st.nodes);
+            proofs.push(st.proof_nodes);
+            distinct.push(st.distinct);
             tests.push(st.tests);
             if let Some(want) = big.as_ref().and_then(|b| b.probe(pos)) {
                 assert_eq!(v, want, "{pos}: solved {v:+}, the tables say {want:+}");
@@ -79,6 +86,13 @@ fn main() {
                 certs.push(ok.nodes);
                 inner.push(ok.nodes - ok.table_leaves);
             }
+        }
+        if profile {
+            eprintln!(
+                "{n} stones: median distinct positions expanded {}, median proof nodes {}",
+                median(distinct),
+                median(proofs)
+            );
         }
         let total: u64 = nodes.iter().filter(|&&x| x != u64::MAX).sum();
         let total_pair: u64 = pair.iter().sum();
