@@ -137,7 +137,11 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, edge: &Edge
     // with a shared store, other servers' changes reach this one's watchers and clocks run where
     // their lease is.
     hub.resume_clocks().await.map_err(std::io::Error::other)?;
-    listen::serve_until(listener, router_with(hub, edge), edge, stop_signal()).await
+    let served =
+        listen::serve_until(listener, router_with(Arc::clone(&hub), edge), edge, stop_signal()).await;
+    // Its seeks and its players' sockets leave the lobby with it.
+    hub.leave().await;
+    served
 }
 
 /// Completes at Ctrl-C or SIGTERM.

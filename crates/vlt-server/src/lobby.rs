@@ -102,6 +102,8 @@ pub struct LobbyView {
 #[derive(Debug)]
 pub struct Lobby {
     server: Arc<str>,
+    /// Set once this server gave its lease up: it renews it no more.
+    left: std::sync::atomic::AtomicBool,
 }
 
 impl Lobby {
@@ -109,7 +111,18 @@ impl Lobby {
     #[must_use]
     pub fn new(store: &Store) -> Lobby {
         let name = store.instance().map(str::to_string).or_else(|| random_hex(8).ok());
-        Lobby { server: Arc::from(name.unwrap_or_else(|| format!("{:x}", crate::clock::now_ms()))) }
+        let server = Arc::from(name.unwrap_or_else(|| format!("{:x}", crate::clock::now_ms())));
+        Lobby { server, left: std::sync::atomic::AtomicBool::new(false) }
+    }
+
+    /// Notes that this server gives its lease up.
+    pub(crate) fn leave(&self) {
+        self.left.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this server gave its lease up.
+    pub(crate) fn has_left(&self) -> bool {
+        self.left.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// This server's name.

@@ -3,7 +3,8 @@
 //! count of the players' sockets open on it). A server that dies stops renewing: within
 //! [`SERVER_LEASE_MS`] its seeks leave every lobby and its sockets stop counting as players being
 //! there, and the next renewal of any server deletes them (telling the games' watchers).
-//! The same on both stores: alone on SQLite, the lease only ever lapses across a restart.
+//! A server that stops cleanly gives its lease up at once ([`Hub::leave`]). The same on both
+//! stores: alone on SQLite, the lease only ever lapses across a restart.
 
 use crate::hub::Hub;
 use std::sync::Arc;
@@ -25,6 +26,9 @@ impl Hub {
             loop {
                 tick.tick().await;
                 let Some(hub) = hub.upgrade() else { return };
+                if hub.lobby.has_left() {
+                    return;
+                }
                 let name = hub.lobby.server().to_string();
                 // A failure is tried again at the next tick; meanwhile the lease may lapse, which
                 // is what a server cut off from the database should let happen.
@@ -36,5 +40,14 @@ impl Hub {
                 }
             }
         });
+    }
+
+    /// Gives this server's lease up (it stops): its seeks leave the lobby and its players'
+    /// sockets stop counting at once, rather than once the lease expires. Best effort: when the
+    /// store fails, the lease lapses as a dead server's does.
+    pub async fn leave(self: &Arc<Self>) {
+        self.lobby.leave();
+        let name = self.lobby.server().to_string();
+        let _ = self.db(move |s| s.leave_server(&name)).await;
     }
 }

@@ -3,7 +3,7 @@
 //! player on the server the test puts them on; on SQLite the same steps with both "servers" being
 //! one (a SQLite file has one server). A seek posted on one is seen and accepted on the other and
 //! the game is played a move each way; two racing accepts, one wins; the bounds hold across
-//! servers; a stopped server's seeks leave the lobby; a takeback and a rematch agreed across
+//! servers; a stopped server's seeks leave the lobby (at once when it stops cleanly); a takeback and a rematch agreed across
 //! servers; presence across servers.
 
 mod common;
@@ -17,6 +17,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use vlt_server::{Bounds, Hub, router};
 
 struct Server {
+    hub: Arc<Hub>,
     base: String,
     ws: String,
     http: reqwest::Client,
@@ -34,11 +35,12 @@ async fn start(store: vlt_server::Store) -> Arc<Server> {
     hub.resume_clocks().await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let h = Arc::clone(&hub);
     let task = tokio::spawn(async move {
-        axum::serve(listener, router(hub)).await.unwrap();
+        axum::serve(listener, router(h)).await.unwrap();
     });
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
-    Arc::new(Server { base: format!("http://{addr}"), ws: format!("ws://{addr}"), http, task })
+    Arc::new(Server { hub, base: format!("http://{addr}"), ws: format!("ws://{addr}"), http, task })
 }
 
 /// Two servers on `db`: two on PostgreSQL, one twice on SQLite.
@@ -259,6 +261,25 @@ async fn a_stopped_servers_seeks_leave_the_lobby(db) {
     // The lobby is open as before.
     assert_eq!(s2.post(&seeker, "/api/seeks", json!({})).await.0, 201);
     assert_eq!(s2.lobby(&seeker).await["seeks"].as_array().unwrap().len(), 1);
+}
+}
+
+on_both_stores! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_stops_cleanly_takes_its_seeks_and_sockets_with_it_at_once(db) {
+    let (s1, s2) = two(&db).await;
+    let (b, a) = (s1.player("Bawi").await, s2.player("Ate").await);
+    let id = game_from_seek(&s1, &s2, &b, &a).await;
+    assert_eq!(s1.post(&b, "/api/seeks", json!({})).await.0, 201);
+    assert_eq!(s2.lobby(&a).await["seeks"].as_array().unwrap().len(), 1);
+    let _sock_b = s1.watch(&id, Some(&b)).await;
+    let mut spectator = s2.watch(&id, None).await;
+    wait_for(&mut spectator, "presence", |v| v["seats"]["B"] == true).await;
+    s1.hub.leave().await;
+    assert_eq!(s2.lobby(&a).await["seeks"], json!([]), "gone at once, not after the lease");
+    if !Arc::ptr_eq(&s1, &s2) {
+        wait_for(&mut spectator, "presence", |v| v["seats"]["B"] == false).await;
+    }
 }
 }
 

@@ -101,6 +101,24 @@ impl PgStore {
         })
     }
 
+    /// See `Store::leave_server`. Games whose presence this changed are notified.
+    pub fn leave_server(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        let (pool, name, me) = (self.pool.clone(), name.to_string(), self.instance.to_string());
+        self.run(async move {
+            let mut c = client(&pool).await?;
+            let tx = c.transaction().await?;
+            tx.execute("DELETE FROM servers WHERE name = $1", &[&name]).await?;
+            tx.execute("DELETE FROM seeks WHERE owner = $1", &[&name]).await?;
+            let rows = tx.query("DELETE FROM presence WHERE server = $1 RETURNING game_id", &[&name]).await?;
+            let games: Vec<String> = rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?;
+            for g in &games {
+                tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &format!("{me} presence {g}")]).await?;
+            }
+            tx.commit().await?;
+            Ok(games)
+        })
+    }
+
     /// See `Store::post_seek`.
     pub fn post_seek(
         &self,

@@ -117,6 +117,9 @@ dispatch! {
     /// expired held (their seeks and socket counts) and rate states that have refilled. Answers the
     /// games whose players' presence this changed.
     fn renew_server(&self, name: &str, lease_ms: i64) -> Vec<String>;
+    /// Ends server `name`'s lease now and deletes what it held (a server stopping), answering the
+    /// games whose players' presence this changed.
+    fn leave_server(&self, name: &str) -> Vec<String>;
     /// Posts `seek` for server `owner` (whose lease it renews) if `bounds` allow, counted and
     /// inserted in one transaction so that servers posting at once cannot overshoot them.
     fn post_seek(&self, owner: &str, seek: &SeekRow, bounds: SeekBounds, lease_ms: i64) -> Posted;

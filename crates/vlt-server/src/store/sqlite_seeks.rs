@@ -78,6 +78,17 @@ impl SqliteStore {
         })
     }
 
+    /// See `Store::leave_server`.
+    pub fn leave_server(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        let name = name.to_string();
+        self.write_answer(move |c| {
+            c.execute("DELETE FROM servers WHERE name = ?1", [&name])?;
+            c.execute("DELETE FROM seeks WHERE owner = ?1", [&name])?;
+            c.execute("DELETE FROM presence WHERE server = ?1", [&name])?;
+            Ok(Vec::new())
+        })
+    }
+
     /// See `Store::post_seek`.
     pub fn post_seek(
         &self,
