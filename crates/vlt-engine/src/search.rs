@@ -389,6 +389,11 @@ impl<'a> Thread<'a> {
         }
         let list = &mut list[..n];
         list.sort_unstable_by_key(|x| -x.3);
+        // Each child probes its table slot first thing, a cache miss in a large table: start all
+        // of them loading now, so that their misses overlap instead of coming one after another.
+        for x in list.iter() {
+            self.sh.tt.prefetch(x.1.zobrist());
+        }
 
         let me = pos.to_move();
         self.keys.push(key);

@@ -4,7 +4,8 @@
 //! when `key ^ data` matches, so a slot torn by two threads writing at once reads as a miss instead
 //! of a wrong entry (the "lockless hashing" trick) — no locks. The slots live in an anonymous
 //! memory map advised to use transparent huge pages: a probe of a large table is a cache miss
-//! anyway, and with 4 KiB pages it is a TLB miss too (see `docs/engine.md`).
+//! anyway, and with 4 KiB pages it is a TLB miss too; the search prefetches the slots of a node's
+//! children (see `docs/engine.md`).
 //!
 //! Stored values are path-independent: the score is the future capture difference from the stored
 //! position (captures so far are not part of the key, R4/R6), and the search does not store scores
@@ -170,6 +171,23 @@ impl Tt {
     fn index(&self, key: u64) -> usize {
         // Multiply-high maps the key onto the table without a division.
         ((u128::from(key) * self.slots().len() as u128) >> 64) as usize
+    }
+
+    /// Starts loading the slot of `key` into the cache, so that a probe soon after finds it there.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = std::ptr::from_ref(&self.slots()[self.index(key)]).cast::<i8>();
+            #[allow(unsafe_code)]
+            // SAFETY: a prefetch is only a hint: it never faults and changes no memory. The
+            // intrinsic is unsafe only as an SSE instruction, and SSE is part of x86-64.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry for `key`, if stored.
