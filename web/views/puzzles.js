@@ -154,11 +154,12 @@ export async function viewPuzzles(arg, setCleanup) {
             onclick: async () => {
               const s = await showSolution();
               if (!done) {
-                await count(false);
+                // The board shows the move at once; the rating's request follows.
                 done = true;
                 draw();
                 board.clearMarks();
                 board.mark(s.best, 'hint');
+                await count(false);
               }
             },
           },
