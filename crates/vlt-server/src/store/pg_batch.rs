@@ -1,11 +1,14 @@
 //! Group commit on PostgreSQL: every write to a game waits in one queue, and a few writer tasks
 //! each take whatever is queued and commit it in one transaction (one round of statements sent
 //! together, one commit, one WAL flush), then tell the other servers of every game it changed with
-//! one statement. Each write is answered only once the transaction holding it is committed. When
+//! one statement. The moves appended by a batch are written by one statement too, whatever the
+//! number of games (`pg_games::append_all`). Each write is answered only once the transaction
+//! holding it is committed. When
 //! one write of a batch fails, the transaction is rolled back and each of its writes is tried again
 //! alone, so a failing write fails alone. A write is awaited (its answer comes by a oneshot
 //! channel), so the server's tasks wait for their commits without a thread of their own.
 
+use super::pg_games::{Append, append_all};
 use super::postgres::{CHANNEL, client};
 use super::{StoreError, causes};
 use deadpool_postgres::{Pool, Transaction};
@@ -31,6 +34,24 @@ pub(crate) enum Order {
     Together,
 }
 
+/// What a write does in its batch.
+pub(crate) enum Job {
+    /// Statements of its own, run when its [`Order`] says.
+    Op(Order, Op),
+    /// Moves appended to a game, with its row's new state: the batch's appends are written
+    /// together by one statement, sent with the [`Order::Together`] writes.
+    Append(Append),
+}
+
+impl Job {
+    fn order(&self) -> Order {
+        match self {
+            Job::Op(order, _) => *order,
+            Job::Append(_) => Order::Together,
+        }
+    }
+}
+
 /// The most writes one transaction commits; the rest wait for the next.
 const MAX_BATCH: usize = 512;
 
@@ -38,8 +59,7 @@ const MAX_BATCH: usize = 512;
 pub(crate) const WRITERS: usize = 4;
 
 struct Write {
-    op: Op,
-    order: Order,
+    job: Job,
     /// The game to notify the other servers of, once committed.
     game: Option<String>,
     reply: oneshot::Sender<Result<u64, StoreError>>,
@@ -55,10 +75,10 @@ pub(crate) struct Batcher {
 }
 
 impl Batcher {
-    /// Queues `op` and waits until the transaction holding it is committed (or failed).
-    pub(crate) async fn write(&self, game: Option<String>, order: Order, op: Op) -> Result<u64, StoreError> {
+    /// Queues `job` and waits until the transaction holding it is committed (or failed).
+    pub(crate) async fn write(&self, game: Option<String>, job: Job) -> Result<u64, StoreError> {
         let (reply, answer) = oneshot::channel();
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner).push(Write { op, order, game, reply });
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner).push(Write { job, game, reply });
         self.ready.notify_one();
         answer.await.unwrap_or_else(|_| Err(StoreError::Commit("the database task failed".into())))
     }
@@ -98,20 +118,34 @@ pub(crate) async fn writer(batcher: Arc<Batcher>, pool: Pool, me: Arc<str>) {
 }
 
 /// Runs `batch` (ordered by [`Order`]) in one transaction and commits it; answers each write's
-/// result in order.
+/// result in order (an append answers 0).
 async fn together(c: &mut deadpool_postgres::Client, batch: &[Write]) -> Result<Vec<u64>, StoreError> {
     let tx = c.transaction().await?;
-    let mut out = Vec::with_capacity(batch.len());
-    for w in batch.iter().filter(|w| w.order != Order::Together) {
-        out.push((w.op)(&tx).await?);
+    let mut out = vec![0; batch.len()];
+    let mut appends = Vec::new();
+    let mut ops = Vec::new();
+    for (i, w) in batch.iter().enumerate() {
+        match &w.job {
+            Job::Op(Order::Together, op) => ops.push((i, op)),
+            Job::Op(_, op) => out[i] = op(&tx).await?,
+            Job::Append(a) => appends.push(a),
+        }
     }
     // Sent in one go (tokio-postgres pipelines the statements of futures polled together).
-    let rest = futures_util::future::join_all(
-        batch.iter().filter(|w| w.order == Order::Together).map(|w| (w.op)(&tx)),
+    let appended = async {
+        for round in rounds(appends) {
+            append_all(&tx, &round).await?;
+        }
+        Ok::<_, StoreError>(())
+    };
+    let (appended, rest) = futures_util::future::join(
+        appended,
+        futures_util::future::join_all(ops.iter().map(|(_, op)| op(&tx))),
     )
     .await;
-    for r in rest {
-        out.push(r?);
+    appended?;
+    for ((i, _), r) in ops.iter().zip(rest) {
+        out[*i] = r?;
     }
     // Every statement succeeded (a failed one would have returned above, and the transaction
     // dropped is rolled back), so COMMIT commits them all.
@@ -119,8 +153,24 @@ async fn together(c: &mut deadpool_postgres::Client, batch: &[Write]) -> Result<
     Ok(out)
 }
 
+/// `appends` in rounds of distinct games, in order: one statement brings a game's row up to date
+/// once, so a second append to the same game goes in the next round (one round unless a game has
+/// two writes queued, which its lock in the hub keeps from happening).
+fn rounds(appends: Vec<&Append>) -> Vec<Vec<&Append>> {
+    let mut rounds: Vec<Vec<&Append>> = Vec::new();
+    for a in appends {
+        // After the last round holding this game, so its appends keep their order.
+        let after = rounds.iter().rposition(|r| r.iter().any(|b| b.id == a.id)).map_or(0, |i| i + 1);
+        match rounds.get_mut(after) {
+            Some(r) => r.push(a),
+            None => rounds.push(vec![a]),
+        }
+    }
+    rounds
+}
+
 async fn commit(pool: &Pool, me: &str, mut batch: Vec<Write>) {
-    batch.sort_by_key(|w| w.order);
+    batch.sort_by_key(|w| w.job.order());
     let mut c = match client(pool).await {
         Ok(c) => c,
         Err(e) => {

@@ -3,7 +3,7 @@
 //! the games it changed. A write answers a future, which the hub awaits on its own tasks; the
 //! blocking form of each is [`Store`](super::Store)'s.
 
-use super::pg_batch::Order;
+use super::pg_batch::{Job, Order};
 use super::pg_players::rate;
 use super::postgres::{PgStore, client};
 use super::{Extra, GameRow, StoreError, Summary, now};
@@ -55,6 +55,46 @@ fn ply(i: usize) -> i64 {
 
 /// A write's future, borrowing the batch's transaction.
 type Written<'a> = BoxFuture<'a, Result<u64, StoreError>>;
+
+/// Moves appended to a game at plies `first..`, with what its row says after them.
+pub(crate) struct Append {
+    pub(crate) id: String,
+    first: i64,
+    moves: Vec<String>,
+    result: Option<StoredResult>,
+    updated: i64,
+    clock: Option<Clock>,
+}
+
+/// The moves of every append (arrays `$1..$3`, one element a move) and the games' rows (arrays
+/// `$4..$7`, one element a game) in one statement.
+const APPEND: &str = "WITH new_moves AS (
+         INSERT INTO moves (game_id, ply, mv) SELECT * FROM unnest($1::TEXT[], $2::BIGINT[], $3::TEXT[])
+     )
+     UPDATE games g SET finished = u.result IS NOT NULL, result = u.result, updated = u.updated, clock = u.clock
+     FROM unnest($4::TEXT[], $5::TEXT[], $6::BIGINT[], $7::TEXT[]) AS u(id, result, updated, clock)
+     WHERE g.id = u.id";
+
+/// Writes `appends`, of distinct games, with one statement (a ply already stored fails it all).
+pub(crate) async fn append_all(tx: &Transaction<'_>, appends: &[&Append]) -> Result<(), StoreError> {
+    let n = appends.iter().map(|a| a.moves.len()).sum();
+    let (mut games, mut plies, mut moves) =
+        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+    for a in appends {
+        for (i, m) in a.moves.iter().enumerate() {
+            games.push(a.id.as_str());
+            plies.push(a.first.saturating_add(ply(i)));
+            moves.push(m.as_str());
+        }
+    }
+    let ids: Vec<&str> = appends.iter().map(|a| a.id.as_str()).collect();
+    let results: Vec<Option<StoredResult>> = appends.iter().map(|a| a.result).collect();
+    let updated: Vec<i64> = appends.iter().map(|a| a.updated).collect();
+    let clocks: Vec<Option<Clock>> = appends.iter().map(|a| a.clock).collect();
+    let st = tx.prepare_cached(APPEND).await?;
+    tx.execute(&st, &[&games, &plies, &moves, &ids, &results, &updated, &clocks]).await?;
+    Ok(())
+}
 
 const INSERT_GAME: &str = "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned,
      finished, result, created, updated, tags, player_b, player_a, rated, clock, aborted) VALUES
@@ -118,8 +158,17 @@ impl PgStore {
         order: Order,
         op: impl for<'a> Fn(&'a Transaction<'a>) -> Written<'a> + Send + Sync + 'static,
     ) -> impl Future<Output = Result<u64, StoreError>> + Send + 'static {
+        self.queue(id, Job::Op(order, Box::new(op)))
+    }
+
+    /// Commits `job` with the other writes waiting, then notifies the change of game `id`.
+    fn queue(
+        &self,
+        id: Option<&str>,
+        job: Job,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send + 'static {
         let (batch, game) = (Arc::clone(&self.batch), id.map(str::to_string));
-        async move { batch.write(game, order, Box::new(op)).await }
+        async move { batch.write(game, job).await }
     }
 
     /// The schema version of the database.
@@ -163,33 +212,33 @@ impl PgStore {
         result: Option<GameResult>,
         extra: &Extra,
     ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
-        let (key, moves, extra) = (Arc::<str>::from(id), Arc::new(moves.to_vec()), Arc::new(extra.clone()));
-        let rated = result.is_some() && extra.rated.is_some();
-        let stored = result.map(StoredResult);
-        let updated = now();
-        let order = if rated { Order::Serial } else { Order::Together };
-        let w = self.write(Some(id), order, move |tx| {
-            let (key, moves, extra) = (Arc::clone(&key), Arc::clone(&moves), Arc::clone(&extra));
-            Box::pin(async move {
-                // The moves and the game's row in one statement: one round trip per move.
-                let st = tx
-                    .prepare_cached(
-                        "WITH new_moves AS (
-                             INSERT INTO moves (game_id, ply, mv)
-                             SELECT $1, $2::BIGINT + t.i - 1, t.mv FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(mv, i)
-                         )
-                         UPDATE games SET finished = $4, result = $5, updated = $6, clock = $7 WHERE id = $1",
-                    )
-                    .await?;
-                let k: &str = &key;
-                tx.execute(&st, &[&k, &ply(first), &*moves, &result.is_some(), &stored, &updated, &extra.clock])
-                    .await?;
-                if let (Some(r), Some(players)) = (result, &extra.rated) {
-                    rate(tx, k, players, r).await?;
-                }
-                Ok(0)
-            })
-        });
+        let append = Append {
+            id: id.to_string(),
+            first: ply(first),
+            moves: moves.to_vec(),
+            result: result.map(StoredResult),
+            updated: now(),
+            clock: extra.clock,
+        };
+        let job = match (result, extra.rated.clone()) {
+            // The ratings read the players' rows before updating them: after the other writes.
+            (Some(r), Some(players)) => {
+                let (append, players) = (Arc::new(append), Arc::new(players));
+                Job::Op(
+                    Order::Serial,
+                    Box::new(move |tx| {
+                        let (append, players) = (Arc::clone(&append), Arc::clone(&players));
+                        Box::pin(async move {
+                            append_all(tx, &[&append]).await?;
+                            rate(tx, &append.id, &players, r).await?;
+                            Ok(0)
+                        })
+                    }),
+                )
+            }
+            _ => Job::Append(append),
+        };
+        let w = self.queue(Some(id), job);
         async move { w.await.map(|_| ()) }
     }
 
