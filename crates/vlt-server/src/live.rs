@@ -107,6 +107,16 @@ impl LiveGame {
     }
 }
 
+/// The change a broadcast tells: the game at version `base + 1`, with the plies after `from`.
+#[derive(serde::Serialize)]
+struct Delta {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    base: u64,
+    from: usize,
+    game: GameView,
+}
+
 /// A live game and the channel its watchers listen on.
 #[derive(Debug)]
 pub struct Live {
@@ -217,13 +227,12 @@ impl Live {
     pub fn broadcast(&self, g: &LiveGame) {
         let plies = g.game.moves().len();
         let from = self.plies_sent.swap(plies, std::sync::atomic::Ordering::Relaxed).min(plies);
-        let msg = serde_json::json!({
-            "type": "delta",
-            "base": g.version.saturating_sub(1),
-            "from": from,
-            "game": g.view_since(from),
-        });
-        self.send(msg.to_string());
+        let msg = Delta { kind: "delta", base: g.version.saturating_sub(1), from, game: g.view_since(from) };
+        // Written straight from the view, not through a JSON value (a map per object, then
+        // written out); a view always serialises, so nothing is sent only if that ever failed.
+        if let Ok(text) = serde_json::to_string(&msg) {
+            self.send(text);
+        }
     }
 
     /// Makes the next broadcast send the plies after the first `common` (at most), for a change
