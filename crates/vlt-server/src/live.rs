@@ -126,9 +126,6 @@ pub struct Live {
     present: std::sync::Mutex<[usize; 2]>,
     /// The same on the other servers sharing the store, as last read from it.
     remote: std::sync::Mutex<[usize; 2]>,
-    /// Held while this server's count is written to the store, so that the last write is of the
-    /// latest count.
-    pub(crate) publishing: tokio::sync::Mutex<()>,
     /// The number of plies the last broadcast left the watchers with: the next one sends only
     /// the plies after it. Written under the game's lock, as the version is.
     plies_sent: std::sync::atomic::AtomicUsize,
@@ -162,7 +159,6 @@ impl Live {
             tx: broadcast::channel(64).0,
             present: std::sync::Mutex::new([0; 2]),
             remote: std::sync::Mutex::new([0; 2]),
-            publishing: tokio::sync::Mutex::new(()),
             plies_sent: std::sync::atomic::AtomicUsize::new(plies),
         }
     }

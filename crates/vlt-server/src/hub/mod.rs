@@ -51,6 +51,8 @@ pub struct Hub {
     reviews: crate::review::Reviewer,
     epoch: Arc<str>,
     pub(crate) lobby: crate::lobby::Lobby,
+    /// The games whose players' sockets here changed, to be written to a shared store.
+    pub(crate) presence_out: crate::presence::Outbox,
     /// The bounds in force.
     pub bounds: Bounds,
 }
@@ -83,6 +85,7 @@ impl Hub {
             lobby: crate::lobby::Lobby::new(&store),
             store,
             games: GameCache::default(),
+            presence_out: crate::presence::Outbox::default(),
             bounds,
         })
     }

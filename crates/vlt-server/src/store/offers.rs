@@ -53,8 +53,9 @@ dispatch! {
     fn claim_rematch(&self, game: &str, by: Side, rematch: &str) -> bool;
     /// Takes back an agreement whose game could not be made.
     fn unclaim_rematch(&self, game: &str, rematch: &str) -> ();
-    /// Records that server `server` has `sockets` of the players of game `game` open, B then A.
-    fn publish_presence(&self, server: &str, game: &str, sockets: [usize; 2]) -> ();
+    /// Records that server `server` has the players' sockets of each game in `counts` open (a
+    /// game's id, then B's and A's count), in one transaction.
+    fn publish_presence(&self, server: &str, counts: &[(String, [usize; 2])]) -> ();
     /// The players' sockets open on the other servers (leases unexpired) than `server`, B then A.
     fn remote_presence(&self, server: &str, game: &str) -> [usize; 2];
 }

@@ -8,7 +8,7 @@
 //! alone, so a failing write fails alone. A write is awaited (its answer comes by a oneshot
 //! channel), so the server's tasks wait for their commits without a thread of their own.
 
-use super::pg_games::{Append, append_all};
+use super::pg_games::{Append, Create, append_all, insert_counted};
 use super::postgres::{CHANNEL, client};
 use super::{StoreError, causes};
 use deadpool_postgres::{Pool, Transaction};
@@ -24,13 +24,13 @@ pub(crate) type Op =
 /// When a write runs within its batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Order {
-    /// First, one after another: counts the open games under the bound's lock, then inserts, so
-    /// each sees the games inserted before it (and the lock is taken before any row is locked).
+    /// In a transaction of their own, after the others': the batch's games made within the
+    /// open-games bound, counted once under the bound's lock, then inserted.
     Counted,
-    /// Next, one after another: reads rows it then updates (the players' ratings), which writes
+    /// First in the others' transaction, one after another: reads rows it then updates (the players' ratings), which writes
     /// sent together in one transaction would read before each other's updates.
     Serial,
-    /// Last, all sent together: writes to one game each, independent of each other.
+    /// Then, all sent together: writes to one game each, independent of each other.
     Together,
 }
 
@@ -41,6 +41,9 @@ pub(crate) enum Job {
     /// Moves appended to a game, with its row's new state: the batch's appends are written
     /// together by one statement, sent with the [`Order::Together`] writes.
     Append(Append),
+    /// Games made within the open-games bound: the batch's creates share one count
+    /// ([`Order::Counted`]).
+    Create(Create),
 }
 
 impl Job {
@@ -48,6 +51,7 @@ impl Job {
         match self {
             Job::Op(order, _) => *order,
             Job::Append(_) => Order::Together,
+            Job::Create(_) => Order::Counted,
         }
     }
 }
@@ -124,11 +128,22 @@ async fn together(c: &mut deadpool_postgres::Client, batch: &[Write]) -> Result<
     let mut out = vec![0; batch.len()];
     let mut appends = Vec::new();
     let mut ops = Vec::new();
+    // The creates' transaction holds them alone (see `commit`), so the lock is its first statement.
+    let creates: Vec<(usize, &Create)> = batch
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| if let Job::Create(c) = &w.job { Some((i, c)) } else { None })
+        .collect();
+    let made = insert_counted(&tx, &creates.iter().map(|c| c.1).collect::<Vec<_>>()).await?;
+    for ((i, _), n) in creates.iter().zip(made) {
+        out[*i] = n;
+    }
     for (i, w) in batch.iter().enumerate() {
         match &w.job {
             Job::Op(Order::Together, op) => ops.push((i, op)),
             Job::Op(_, op) => out[i] = op(&tx).await?,
             Job::Append(a) => appends.push(a),
+            Job::Create(_) => {}
         }
     }
     // Sent in one go (tokio-postgres pipelines the statements of futures polled together).
@@ -169,8 +184,21 @@ fn rounds(appends: Vec<&Append>) -> Vec<Vec<&Append>> {
     rounds
 }
 
+/// Commits `batch`: its creates within the open-games bound in a transaction of their own, after
+/// the other writes' transaction, so that moves never wait for the bound's lock (which serialises
+/// the creates of every writer and every server).
 async fn commit(pool: &Pool, me: &str, mut batch: Vec<Write>) {
     batch.sort_by_key(|w| w.job.order());
+    let rest = batch.split_off(batch.partition_point(|w| w.job.order() == Order::Counted));
+    let creates = batch;
+    for group in [rest, creates] {
+        if !group.is_empty() {
+            commit_group(pool, me, group).await;
+        }
+    }
+}
+
+async fn commit_group(pool: &Pool, me: &str, batch: Vec<Write>) {
     let mut c = match client(pool).await {
         Ok(c) => c,
         Err(e) => {

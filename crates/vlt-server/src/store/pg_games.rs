@@ -100,53 +100,88 @@ const INSERT_GAME: &str = "INSERT INTO games (id, mode, start, level, computer, 
      finished, result, created, updated, tags, player_b, player_a, rated, clock, aborted) VALUES
      ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)";
 
-/// Counts the open games against `bound` under its lock and, within it, inserts `games`; 1 when
-/// inserted, 0 when the bound refused them.
-async fn insert_within(
+/// Games to insert only while the open games stay within a bound: `max_open` unfinished games
+/// updated since `since` (ms), the new ones included.
+pub(crate) struct Create {
+    pub(crate) games: Vec<(GameRow, Vec<String>)>,
+    pub(crate) max_open: usize,
+    pub(crate) since: i64,
+}
+
+/// Inserts each of a batch's `creates` that its bound admits, counting the open games once under
+/// the bound's lock (held to the commit: the games of this transaction are counted by the next
+/// one) and adding each admitted create's games to the count for the next; 1 for each inserted,
+/// 0 for each refused. The count is taken at the earliest `since` of the batch, which counts at
+/// least as many games as each create's own would: a bound is never overshot. The admitted games
+/// are then sent together, so the lock is held for one round trip of inserts, not one per game.
+pub(crate) async fn insert_counted(
     tx: &Transaction<'_>,
-    games: &[(GameRow, Vec<String>)],
-    bound: Option<(usize, i64)>,
-) -> Result<u64, StoreError> {
-    if let Some((max_open, since)) = bound {
-        // Held to the commit: the games of this transaction are counted by the next one.
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK]).await?;
-        let st = tx.prepare_cached("SELECT COUNT(*) FROM games WHERE NOT finished AND updated >= $1").await?;
-        let open: i64 = tx.query_one(&st, &[&since]).await?.try_get(0)?;
-        let new = games.iter().filter(|(g, _)| !g.finished).count();
-        if usize::try_from(open).unwrap_or(usize::MAX).saturating_add(new) > max_open {
-            return Ok(0);
+    creates: &[&Create],
+) -> Result<Vec<u64>, StoreError> {
+    let Some(since) = creates.iter().map(|c| c.since).min() else { return Ok(Vec::new()) };
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK]).await?;
+    let st = tx.prepare_cached("SELECT COUNT(*) FROM games WHERE NOT finished AND updated >= $1").await?;
+    let counted: i64 = tx.query_one(&st, &[&since]).await?.try_get(0)?;
+    let mut open = usize::try_from(counted).unwrap_or(usize::MAX);
+    let mut out = Vec::with_capacity(creates.len());
+    let mut admitted = Vec::new();
+    for c in creates {
+        let new = c.games.iter().filter(|(g, _)| !g.finished).count();
+        if open.saturating_add(new) > c.max_open {
+            out.push(0);
+            continue;
         }
+        admitted.extend(&c.games);
+        open += new;
+        out.push(1);
     }
-    let insert = tx.prepare_cached(INSERT_GAME).await?;
+    insert(tx, admitted).await?;
+    Ok(out)
+}
+
+/// Inserts `games` with their moves: each game's statements in order, the games' sent together
+/// (tokio-postgres pipelines the statements of futures polled at once).
+async fn insert<'a>(
+    tx: &Transaction<'_>,
+    games: impl IntoIterator<Item = &'a (GameRow, Vec<String>)>,
+) -> Result<(), StoreError> {
+    let insert_game = tx.prepare_cached(INSERT_GAME).await?;
     let insert_move = tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES ($1, $2, $3)").await?;
-    for (g, moves) in games {
-        let level = g.level.map(i16::from);
-        let values: [&(dyn ToSql + Sync); 18] = [
-            &g.id,
-            &g.mode,
-            &g.start,
-            &level,
-            &g.computer,
-            &g.token_b,
-            &g.token_a,
-            &g.resigned,
-            &g.finished,
-            &g.result,
-            &g.created,
-            &g.updated,
-            &g.tags,
-            &g.player_b,
-            &g.player_a,
-            &g.rated,
-            &g.clock,
-            &g.aborted,
-        ];
-        tx.execute(&insert, &values).await?;
-        for (i, m) in moves.iter().enumerate() {
-            tx.execute(&insert_move, &[&g.id, &ply(i), m]).await?;
+    let one = |(g, moves): &'a (GameRow, Vec<String>)| {
+        let (insert_game, insert_move) = (&insert_game, &insert_move);
+        async move {
+            let level = g.level.map(i16::from);
+            let values: [&(dyn ToSql + Sync); 18] = [
+                &g.id,
+                &g.mode,
+                &g.start,
+                &level,
+                &g.computer,
+                &g.token_b,
+                &g.token_a,
+                &g.resigned,
+                &g.finished,
+                &g.result,
+                &g.created,
+                &g.updated,
+                &g.tags,
+                &g.player_b,
+                &g.player_a,
+                &g.rated,
+                &g.clock,
+                &g.aborted,
+            ];
+            tx.execute(insert_game, &values).await?;
+            for (i, m) in moves.iter().enumerate() {
+                tx.execute(insert_move, &[&g.id, &ply(i), m]).await?;
+            }
+            Ok::<_, StoreError>(())
         }
+    };
+    for r in futures_util::future::join_all(games.into_iter().map(one)).await {
+        r?;
     }
-    Ok(1)
+    Ok(())
 }
 
 impl PgStore {
@@ -194,12 +229,20 @@ impl PgStore {
         games: Vec<(GameRow, Vec<String>)>,
         bound: Option<(usize, i64)>,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send + 'static {
-        let order = if bound.is_some() { Order::Counted } else { Order::Together };
-        let games = Arc::new(games);
-        let w = self.write(None, order, move |tx| {
-            let games = Arc::clone(&games);
-            Box::pin(async move { insert_within(tx, &games, bound).await })
-        });
+        let job = match bound {
+            Some((max_open, since)) => Job::Create(Create { games, max_open, since }),
+            None => {
+                let games = Arc::new(games);
+                Job::Op(
+                    Order::Together,
+                    Box::new(move |tx| {
+                        let games = Arc::clone(&games);
+                        Box::pin(async move { insert(tx, games.iter()).await.map(|()| 1) })
+                    }),
+                )
+            }
+        };
+        let w = self.queue(None, job);
         async move { Ok(w.await? == 1) }
     }
 

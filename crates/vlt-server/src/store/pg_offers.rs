@@ -8,33 +8,16 @@ use super::postgres::{CHANNEL, PgStore, client};
 use crate::kinds::Side;
 use tokio_postgres::types::ToSql;
 
-/// What a notification says changed.
-#[derive(Clone, Copy)]
-enum Kind {
-    Offers,
-    Presence,
-}
-
-impl Kind {
-    fn as_str(self) -> &'static str {
-        match self {
-            Kind::Offers => "offers",
-            Kind::Presence => "presence",
-        }
-    }
-}
-
 impl PgStore {
-    /// Runs `sql` with `params` and, when it changed a row, notifies `kind` of `game`, in one
-    /// transaction; answers the rows changed.
+    /// Runs `sql` with `params` and, when it changed a row, notifies the change of `game`'s
+    /// offers, in one transaction; answers the rows changed.
     fn change_and_notify(
         &self,
-        kind: Kind,
         game: &str,
         sql: &'static str,
         params: Vec<Box<dyn ToSql + Sync + Send>>,
     ) -> Result<u64, StoreError> {
-        let (pool, payload) = (self.pool.clone(), format!("{} {} {game}", self.instance, kind.as_str()));
+        let (pool, payload) = (self.pool.clone(), format!("{} offers {game}", self.instance));
         self.run(async move {
             let mut c = client(&pool).await?;
             let tx = c.transaction().await?;
@@ -74,7 +57,6 @@ impl PgStore {
                    ON CONFLICT (game_id) DO UPDATE SET takeback = $2, takeback_ply = $3
                    WHERE offers.takeback IS NULL OR offers.takeback_ply IS DISTINCT FROM $3";
         let n = self.change_and_notify(
-            Kind::Offers,
             game,
             sql,
             vec![Box::new(game.to_string()), Box::new(side), Box::new(ply(plies))],
@@ -88,7 +70,6 @@ impl PgStore {
                    WHERE game_id = $1 AND takeback IS NOT NULL AND takeback_ply = $2
                      AND ($3::TEXT IS NULL OR takeback = $3)";
         let n = self.change_and_notify(
-            Kind::Offers,
             game,
             sql,
             vec![Box::new(game.to_string()), Box::new(ply(plies)), Box::new(by)],
@@ -100,12 +81,7 @@ impl PgStore {
     pub fn offer_rematch(&self, game: &str, side: Side) -> Result<bool, StoreError> {
         let sql = "INSERT INTO offers (game_id, rematch_by) VALUES ($1, $2)
                    ON CONFLICT (game_id) DO UPDATE SET rematch_by = $2 WHERE offers.rematch_by IS NULL";
-        let n = self.change_and_notify(
-            Kind::Offers,
-            game,
-            sql,
-            vec![Box::new(game.to_string()), Box::new(side)],
-        )?;
+        let n = self.change_and_notify(game, sql, vec![Box::new(game.to_string()), Box::new(side)])?;
         Ok(n == 1)
     }
 
@@ -113,7 +89,6 @@ impl PgStore {
     pub fn claim_rematch(&self, game: &str, by: Side, rematch: &str) -> Result<bool, StoreError> {
         let sql = "UPDATE offers SET rematch_game = $3 WHERE game_id = $1 AND rematch_by = $2 AND rematch_game IS NULL";
         let n = self.change_and_notify(
-            Kind::Offers,
             game,
             sql,
             vec![Box::new(game.to_string()), Box::new(by), Box::new(rematch.to_string())],
@@ -124,30 +99,41 @@ impl PgStore {
     /// See `Store::unclaim_rematch`.
     pub fn unclaim_rematch(&self, game: &str, rematch: &str) -> Result<(), StoreError> {
         let sql = "UPDATE offers SET rematch_game = NULL WHERE game_id = $1 AND rematch_game = $2";
-        self.change_and_notify(
-            Kind::Offers,
-            game,
-            sql,
-            vec![Box::new(game.to_string()), Box::new(rematch.to_string())],
-        )?;
+        self.change_and_notify(game, sql, vec![Box::new(game.to_string()), Box::new(rematch.to_string())])?;
         Ok(())
     }
 
-    /// See `Store::publish_presence`.
-    pub fn publish_presence(&self, server: &str, game: &str, sockets: [usize; 2]) -> Result<(), StoreError> {
-        let wide = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-        let (g, s) = (Box::new(game.to_string()), Box::new(server.to_string()));
-        if sockets == [0, 0] {
-            let sql = "DELETE FROM presence WHERE game_id = $1 AND server = $2";
-            self.change_and_notify(Kind::Presence, game, sql, vec![g, s])?;
-        } else {
-            let sql = "INSERT INTO presence (game_id, server, b, a) VALUES ($1, $2, $3, $4)
-                       ON CONFLICT (game_id, server) DO UPDATE SET b = $3, a = $4";
-            let counts: Vec<Box<dyn ToSql + Sync + Send>> =
-                vec![g, s, Box::new(wide(sockets[0])), Box::new(wide(sockets[1]))];
-            self.change_and_notify(Kind::Presence, game, sql, counts)?;
+    /// See `Store::publish_presence`: one statement, deleting the rows of games with no socket
+    /// left, upserting the others, and notifying each game whose row it changed.
+    pub fn publish_presence(&self, server: &str, counts: &[(String, [usize; 2])]) -> Result<(), StoreError> {
+        if counts.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let wide = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let games: Vec<String> = counts.iter().map(|c| c.0.clone()).collect();
+        let b: Vec<i64> = counts.iter().map(|c| wide(c.1[0])).collect();
+        let a: Vec<i64> = counts.iter().map(|c| wide(c.1[1])).collect();
+        let (pool, server, prefix) =
+            (self.pool.clone(), server.to_string(), format!("{} presence ", self.instance));
+        self.run(async move {
+            let c = client(&pool).await?;
+            let st = c
+                .prepare_cached(
+                    "WITH counts AS (SELECT * FROM unnest($2::TEXT[], $3::BIGINT[], $4::BIGINT[]) AS t(game_id, b, a)),
+                     gone AS (DELETE FROM presence p USING counts n
+                              WHERE p.game_id = n.game_id AND p.server = $1 AND n.b = 0 AND n.a = 0
+                              RETURNING p.game_id),
+                     kept AS (INSERT INTO presence (game_id, server, b, a)
+                              SELECT game_id, $1, b, a FROM counts WHERE b <> 0 OR a <> 0
+                              ON CONFLICT (game_id, server) DO UPDATE SET b = EXCLUDED.b, a = EXCLUDED.a
+                              RETURNING game_id)
+                     SELECT pg_notify($5, $6 || g.game_id)
+                     FROM (SELECT game_id FROM gone UNION ALL SELECT game_id FROM kept) g",
+                )
+                .await?;
+            c.execute(&st, &[&server, &games, &b, &a, &CHANNEL, &prefix]).await?;
+            Ok(())
+        })
     }
 
     /// See `Store::remote_presence`.

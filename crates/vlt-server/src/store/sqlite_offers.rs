@@ -98,17 +98,22 @@ impl SqliteStore {
     }
 
     /// See `Store::publish_presence`.
-    pub fn publish_presence(&self, server: &str, game: &str, sockets: [usize; 2]) -> Result<(), StoreError> {
-        let (server, game) = (server.to_string(), game.to_string());
+    pub fn publish_presence(&self, server: &str, counts: &[(String, [usize; 2])]) -> Result<(), StoreError> {
+        let (server, counts) = (server.to_string(), counts.to_vec());
         self.write(move |c| {
-            if sockets == [0, 0] {
-                return c.execute("DELETE FROM presence WHERE game_id = ?1 AND server = ?2", [game, server]);
+            let mut changed = 0;
+            for (game, sockets) in &counts {
+                changed += if *sockets == [0, 0] {
+                    c.execute("DELETE FROM presence WHERE game_id = ?1 AND server = ?2", [game, &server])?
+                } else {
+                    c.execute(
+                        "INSERT INTO presence (game_id, server, b, a) VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (game_id, server) DO UPDATE SET b = ?3, a = ?4",
+                        params![game, server, wide(sockets[0]), wide(sockets[1])],
+                    )?
+                };
             }
-            c.execute(
-                "INSERT INTO presence (game_id, server, b, a) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (game_id, server) DO UPDATE SET b = ?3, a = ?4",
-                params![game, server, wide(sockets[0]), wide(sockets[1])],
-            )
+            Ok(changed)
         })?;
         Ok(())
     }
