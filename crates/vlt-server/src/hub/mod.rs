@@ -5,16 +5,15 @@
 //! `timers`, `offers`, `lobby` and `players`.
 
 /// A write to a game, `game_write!(hub, append_moves_with(&id, …))` naming the [`Store`] method:
-/// PostgreSQL's group commit is awaited on this task (no thread between it and the commit);
-/// SQLite's runs on a blocking thread, as SQLite waits for the disk.
+/// either store's group commit is awaited on this task, with no thread held between it and the
+/// commit.
 macro_rules! game_write {
     ($hub:expr, $name:ident($($arg:expr),* $(,)?)) => {
         match &*$hub.store {
-            $crate::store::Store::Postgres(p) => {
-                p.$name($($arg),*).await.map_err($crate::error::ApiError::from)
-            }
-            $crate::store::Store::Sqlite(_) => $hub.db(move |s| s.$name($($arg),*)).await,
+            $crate::store::Store::Postgres(p) => p.$name($($arg),*).await,
+            $crate::store::Store::Sqlite(s) => s.$name($($arg),*).await,
         }
+        .map_err($crate::error::ApiError::from)
     };
 }
 pub(crate) use game_write;

@@ -13,6 +13,8 @@ pub mod postgres;
 pub mod sqlite;
 mod sqlite_migrations;
 mod sqlite_players;
+mod sqlite_writer;
+pub use sqlite_writer::Written;
 
 use crate::accounts::{PlayedGame, PlayerRow, RatingPoint, Taken};
 use crate::clock::Clock;
@@ -383,9 +385,9 @@ impl Store {
     }
 }
 
-/// Gives [`Store`] each write to a game, forwarded to the backend in use: PostgreSQL's answers a
-/// future (its group commit, see `pg_batch`), waited for here on the store's runtime; the hub
-/// awaits that future itself (`hub::game_write!`).
+/// Gives [`Store`] each write to a game, forwarded to the backend in use. Both answer a future of
+/// their group commit (PostgreSQL's `pg_batch`, SQLite's `sqlite_writer`), waited for here; the
+/// hub awaits that future itself (`hub::game_write!`).
 macro_rules! dispatch_writes {
     ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
         impl Store {
@@ -396,7 +398,7 @@ macro_rules! dispatch_writes {
                 /// [`StoreError`] if the database fails.
                 pub fn $name(&self $(, $arg: $ty)*) -> Result<$ret, StoreError> {
                     match self {
-                        Store::Sqlite(s) => s.$name($($arg),*),
+                        Store::Sqlite(s) => s.$name($($arg),*).wait(),
                         Store::Postgres(p) => p.run(p.$name($($arg),*)),
                     }
                 }

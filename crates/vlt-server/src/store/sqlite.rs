@@ -6,31 +6,21 @@
 #[cfg(test)]
 use super::sqlite_migrations::SCHEMA_VERSION;
 use super::sqlite_migrations::migrate;
+use super::sqlite_writer::{Writer, Written, lock};
 use super::{Extra, GameRow, StoreError, Summary, now};
 use crate::clock::Clock;
 use crate::kinds::{Forfeit, Side, StoredResult};
 use crate::view::ResultView;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard};
 use vlt_core::GameResult;
 
-/// A write waiting for its turn: runs inside the batch's transaction and answers with the number
-/// of rows it changed.
-type Op = Box<dyn FnOnce(&Connection) -> rusqlite::Result<usize> + Send>;
-
-struct Pending {
-    op: Op,
-    reply: mpsc::Sender<Result<usize, StoreError>>,
-}
-
-/// The database: one connection behind a mutex (SQLite serialises writers anyway), and a queue of
-/// writes committed in groups: whoever takes the connection commits every write queued so far in
-/// one transaction, each inside its own savepoint (so one failing write fails alone), with one
-/// fsync for the lot. Each writer still returns only after the commit that holds its write.
+/// The database: one connection behind a mutex (SQLite serialises writers anyway), shared by the
+/// readers and the writer thread that commits writes in groups (`sqlite_writer`).
 pub struct SqliteStore {
-    conn: Mutex<Connection>,
-    queue: Mutex<Vec<Pending>>,
+    conn: Arc<Mutex<Connection>>,
+    writer: Writer,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -39,39 +29,38 @@ impl std::fmt::Debug for SqliteStore {
     }
 }
 
-/// Commits `batch` in one transaction, each op in its own savepoint, then answers every op:
-/// its own result if the commit succeeded, the commit's error otherwise.
-fn run_batch(conn: &Connection, batch: Vec<Pending>) {
-    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-        let msg = e.to_string();
-        for p in batch {
-            let _ = p.reply.send(Err(StoreError::Commit(msg.clone())));
-        }
-        return;
-    }
-    let mut answers = Vec::with_capacity(batch.len());
-    for p in batch {
-        let r = conn.execute_batch("SAVEPOINT op").and_then(|()| (p.op)(conn));
-        let r = match r {
-            Ok(n) => conn.execute_batch("RELEASE op").map(|()| n),
-            Err(e) => {
-                // Undo this op alone; the others in the batch stand.
-                let _ = conn.execute_batch("ROLLBACK TO op; RELEASE op");
-                Err(e)
+/// The write that inserts `games` (see [`SqliteStore::insert_games`]): answers 1 when they were
+/// inserted, 0 when the bound refused them.
+fn insert_op(
+    games: Vec<(GameRow, Vec<String>)>,
+    bound: Option<(usize, i64)>,
+) -> impl FnOnce(&Connection) -> rusqlite::Result<usize> + Send + 'static {
+    move |tx| {
+        if let Some((max_open, since)) = bound {
+            let open = tx
+                .prepare_cached("SELECT COUNT(*) FROM games WHERE finished = 0 AND updated >= ?1")?
+                .query_row([since], |r| r.get::<_, i64>(0))? as usize;
+            let new = games.iter().filter(|(g, _)| !g.finished).count();
+            if open + new > max_open {
+                return Ok(0);
             }
-        };
-        answers.push((p.reply, r));
-    }
-    let commit = conn.execute_batch("COMMIT");
-    if commit.is_err() {
-        let _ = conn.execute_batch("ROLLBACK");
-    }
-    for (reply, r) in answers {
-        let r = match &commit {
-            Ok(()) => r.map_err(StoreError::from),
-            Err(e) => Err(StoreError::Commit(format!("commit: {e}"))),
-        };
-        let _ = reply.send(r);
+        }
+        for (g, moves) in &games {
+            tx.prepare_cached(
+                "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
+                                result, created, updated, tags, player_b, player_a, rated, clock, aborted)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            )?
+            .execute(params![
+                g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
+                g.result, g.created, g.updated, g.tags, g.player_b, g.player_a, g.rated, g.clock, g.aborted
+            ])?;
+            let mut insert = tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)")?;
+            for (i, m) in moves.iter().enumerate() {
+                insert.execute(params![g.id, i as i64, m])?;
+            }
+        }
+        Ok(1)
     }
 }
 
@@ -115,38 +104,36 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // Room for every statement the store runs, so none is parsed twice.
+        conn.set_prepared_statement_cache_capacity(128);
         migrate(&mut conn)?;
-        Ok(SqliteStore { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()) })
+        let conn = Arc::new(Mutex::new(conn));
+        let writer = Writer::start(Arc::clone(&conn))
+            .map_err(|e| StoreError::Commit(format!("the writer thread: {e}")))?;
+        Ok(SqliteStore { conn, writer })
     }
 
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite half-written (transactions roll
-        // back), so a poisoned lock is safe to reuse.
-        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.conn)
     }
 
-    /// Runs `op` in a committed transaction (grouped with other writers' ops waiting at the same
-    /// time) and returns the rows it changed, once that transaction is committed.
+    /// Queues `op` to be committed (grouped with other writers' ops queued at the same time); the
+    /// answer is the rows it changed, mapped with `map`, once that transaction is committed.
+    pub(crate) fn submit<T>(
+        &self,
+        op: impl FnOnce(&Connection) -> rusqlite::Result<usize> + Send + 'static,
+        map: fn(usize) -> T,
+    ) -> Written<T> {
+        self.writer.submit(op, map)
+    }
+
+    /// Runs `op` in a committed transaction and returns the rows it changed, once that
+    /// transaction is committed (blocking: see [`SqliteStore::submit`]).
     pub(crate) fn write(
         &self,
         op: impl FnOnce(&Connection) -> rusqlite::Result<usize> + Send + 'static,
     ) -> Result<usize, StoreError> {
-        let (reply, answer) = mpsc::channel();
-        self.queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(Pending { op: Box::new(op), reply });
-        {
-            // Queued before we take the connection: either an earlier holder already committed
-            // our op (and answered), or it is still queued and we commit it now.
-            let conn = self.conn();
-            let batch =
-                std::mem::take(&mut *self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-            if !batch.is_empty() {
-                run_batch(&conn, batch);
-            }
-        }
-        answer.recv().unwrap_or_else(|_| Err(StoreError::Commit("the write was dropped".into())))
+        self.submit(op, |n| n).wait()
     }
 
     /// The schema version of the open file.
@@ -158,65 +145,24 @@ impl SqliteStore {
     }
 
     /// Inserts a new game with its moves (imports bring moves), in one transaction.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
-    pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Result<(), StoreError> {
-        self.insert_games(vec![(g.clone(), moves.to_vec())], None).map(|_| ())
+    pub fn insert_game(&self, g: &GameRow, moves: &[String]) -> Written<()> {
+        self.submit(insert_op(vec![(g.clone(), moves.to_vec())], None), |_| ())
     }
 
     /// Inserts games with their moves, all or none, in one transaction. With `bound` =
     /// `(max_open, since)`, only if the unfinished games changed since `since` and the unfinished
     /// ones inserted stay within `max_open`: counted and inserted in the same write transaction, so
     /// racing creators cannot overshoot it. False when the bound refused them.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
     pub fn insert_games(
         &self,
         games: Vec<(GameRow, Vec<String>)>,
         bound: Option<(usize, i64)>,
-    ) -> Result<bool, StoreError> {
-        let n = self.write(move |tx| {
-            if let Some((max_open, since)) = bound {
-                let open = tx.query_row(
-                    "SELECT COUNT(*) FROM games WHERE finished = 0 AND updated >= ?1",
-                    [since],
-                    |r| r.get::<_, i64>(0),
-                )? as usize;
-                let new = games.iter().filter(|(g, _)| !g.finished).count();
-                if open + new > max_open {
-                    return Ok(0);
-                }
-            }
-            for (g, moves) in &games {
-                tx.execute(
-                    "INSERT INTO games (id, mode, start, level, computer, token_b, token_a, resigned, finished,
-                                    result, created, updated, tags, player_b, player_a, rated, clock, aborted)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-                    params![
-                        g.id, g.mode, g.start, g.level, g.computer, g.token_b, g.token_a, g.resigned, g.finished,
-                        g.result, g.created, g.updated, g.tags, g.player_b, g.player_a, g.rated, g.clock,
-                        g.aborted
-                    ],
-                )?;
-                for (i, m) in moves.iter().enumerate() {
-                    tx.execute(
-                        "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                        params![g.id, i as i64, m],
-                    )?;
-                }
-            }
-            Ok(1)
-        })?;
-        Ok(n == 1)
+    ) -> Written<bool> {
+        self.submit(insert_op(games, bound), |n| n == 1)
     }
 
     /// Appends moves at plies `first..` and records whether the game is now over, with the clock
     /// and, when the game ends rated, both players' new ratings, in one transaction.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
     pub fn append_moves_with(
         &self,
         id: &str,
@@ -224,48 +170,42 @@ impl SqliteStore {
         moves: &[String],
         result: Option<GameResult>,
         extra: &Extra,
-    ) -> Result<(), StoreError> {
+    ) -> Written<()> {
         let (id, moves, extra) = (id.to_string(), moves.to_vec(), extra.clone());
-        self.write(move |tx| {
+        let op = move |tx: &Connection| {
+            let mut insert = tx.prepare_cached("INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)")?;
             for (i, m) in moves.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                    params![id, (first + i) as i64, m],
-                )?;
+                insert.execute(params![id, (first + i) as i64, m])?;
             }
-            let n = tx.execute(
-                "UPDATE games SET finished = ?2, result = ?3, updated = ?4, clock = ?5 WHERE id = ?1",
-                params![id, result.is_some(), result.map(StoredResult), now(), extra.clock],
-            )?;
+            let n = tx
+                .prepare_cached(
+                    "UPDATE games SET finished = ?2, result = ?3, updated = ?4, clock = ?5 WHERE id = ?1",
+                )?
+                .execute(params![id, result.is_some(), result.map(StoredResult), now(), extra.clock])?;
             if let (Some(r), Some(players)) = (result, &extra.rated) {
                 super::sqlite_players::rate(tx, &id, players, r)?;
             }
             Ok(n)
-        })?;
-        Ok(())
+        };
+        self.submit(op, |_| ())
     }
 
     /// Keeps only the first `len` moves (undo), and marks the game unfinished.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
-    pub fn truncate_moves(&self, id: &str, len: usize, clock: Option<Clock>) -> Result<(), StoreError> {
+    pub fn truncate_moves(&self, id: &str, len: usize, clock: Option<Clock>) -> Written<()> {
         let id = id.to_string();
-        self.write(move |tx| {
-            tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2", params![id, len as i64])?;
-            tx.execute(
+        let op = move |tx: &Connection| {
+            tx.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
+                .execute(params![id, len as i64])?;
+            tx.prepare_cached(
                 "UPDATE games SET finished = 0, result = NULL, updated = ?2, clock = ?3 WHERE id = ?1",
-                params![id, now(), clock],
-            )
-        })?;
-        Ok(())
+            )?
+            .execute(params![id, now(), clock])
+        };
+        self.submit(op, |_| ())
     }
 
     /// Gives a free seat to `token`; false when the seat was already taken (checked in
     /// the same statement, so two friends racing for one seat cannot both get it).
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
     pub fn take_seat(
         &self,
         id: &str,
@@ -273,7 +213,7 @@ impl SqliteStore {
         token_hash: &str,
         player: Option<&str>,
         clock: Option<Clock>,
-    ) -> Result<bool, StoreError> {
+    ) -> Written<bool> {
         let sql = if seat == Side::B {
             "UPDATE games SET token_b = ?2, player_b = ?4, clock = ?5, updated = ?3
              WHERE id = ?1 AND token_b IS NULL AND player_b IS NULL"
@@ -282,47 +222,39 @@ impl SqliteStore {
              WHERE id = ?1 AND token_a IS NULL AND player_a IS NULL"
         };
         let (id, token, player) = (id.to_string(), token_hash.to_string(), player.map(str::to_string));
-        Ok(self.write(move |c| c.execute(sql, params![id, token, now(), player, clock]))? == 1)
+        let op =
+            move |c: &Connection| c.prepare_cached(sql)?.execute(params![id, token, now(), player, clock]);
+        self.submit(op, |n| n == 1)
     }
 
     /// Records a resignation or a loss on time, and the result.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
-    pub fn forfeit(
-        &self,
-        id: &str,
-        forfeit: Forfeit,
-        result: GameResult,
-        extra: &Extra,
-    ) -> Result<(), StoreError> {
+    pub fn forfeit(&self, id: &str, forfeit: Forfeit, result: GameResult, extra: &Extra) -> Written<()> {
         let (id, extra) = (id.to_string(), extra.clone());
-        self.write(move |c| {
-            let n = c.execute(
-                "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4, clock = ?5 WHERE id = ?1",
-                params![id, forfeit, StoredResult(result), now(), extra.clock],
-            )?;
+        let op = move |c: &Connection| {
+            let n = c
+                .prepare_cached(
+                    "UPDATE games SET resigned = ?2, finished = 1, result = ?3, updated = ?4, clock = ?5
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, forfeit, StoredResult(result), now(), extra.clock])?;
             if let Some(players) = &extra.rated {
                 super::sqlite_players::rate(c, &id, players, result)?;
             }
             Ok(n)
-        })?;
-        Ok(())
+        };
+        self.submit(op, |_| ())
     }
 
     /// Ends a game without a result: nobody made the first move in time.
-    ///
-    /// # Errors
-    /// [`StoreError`] if SQLite fails.
-    pub fn abort(&self, id: &str, clock: Option<Clock>) -> Result<(), StoreError> {
+    pub fn abort(&self, id: &str, clock: Option<Clock>) -> Written<()> {
         let id = id.to_string();
-        self.write(move |c| {
-            c.execute(
+        let op = move |c: &Connection| {
+            c.prepare_cached(
                 "UPDATE games SET aborted = 1, finished = 1, updated = ?2, clock = ?3 WHERE id = ?1",
-                params![id, now(), clock],
-            )
-        })?;
-        Ok(())
+            )?
+            .execute(params![id, now(), clock])
+        };
+        self.submit(op, |_| ())
     }
 
     /// Unfinished games with a clock (their timers are armed again after a restart).
@@ -344,34 +276,33 @@ impl SqliteStore {
     pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let conn = self.conn();
         let row = conn
-            .query_row(
+            .prepare_cached(
                 "SELECT id, mode, start, level, computer, token_b, token_a, resigned, finished, result,
                         created, updated, tags, player_b, player_a, rated, clock, aborted
                  FROM games WHERE id = ?1",
-                [id],
-                |r| {
-                    Ok(GameRow {
-                        id: r.get(0)?,
-                        mode: r.get(1)?,
-                        start: r.get(2)?,
-                        level: r.get(3)?,
-                        computer: r.get(4)?,
-                        token_b: r.get(5)?,
-                        token_a: r.get(6)?,
-                        resigned: r.get(7)?,
-                        finished: r.get(8)?,
-                        result: r.get(9)?,
-                        created: r.get(10)?,
-                        updated: r.get(11)?,
-                        tags: r.get(12)?,
-                        player_b: r.get(13)?,
-                        player_a: r.get(14)?,
-                        rated: r.get(15)?,
-                        clock: r.get(16)?,
-                        aborted: r.get(17)?,
-                    })
-                },
-            )
+            )?
+            .query_row([id], |r| {
+                Ok(GameRow {
+                    id: r.get(0)?,
+                    mode: r.get(1)?,
+                    start: r.get(2)?,
+                    level: r.get(3)?,
+                    computer: r.get(4)?,
+                    token_b: r.get(5)?,
+                    token_a: r.get(6)?,
+                    resigned: r.get(7)?,
+                    finished: r.get(8)?,
+                    result: r.get(9)?,
+                    created: r.get(10)?,
+                    updated: r.get(11)?,
+                    tags: r.get(12)?,
+                    player_b: r.get(13)?,
+                    player_a: r.get(14)?,
+                    rated: r.get(15)?,
+                    clock: r.get(16)?,
+                    aborted: r.get(17)?,
+                })
+            })
             .optional()?;
         let Some(row) = row else { return Ok(None) };
         let mut stmt = conn.prepare_cached("SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply")?;
@@ -446,7 +377,7 @@ mod tests {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600, "the database is its owner's only: {mode:o}");
         }
-        s.insert_game(&row("g1"), &["1B".into()]).unwrap();
+        s.insert_game(&row("g1"), &["1B".into()]).wait().unwrap();
         drop(s);
         let s = SqliteStore::open(&path).unwrap();
         let (r, moves) = s.load("g1").unwrap().unwrap();
@@ -489,15 +420,15 @@ mod tests {
     #[test]
     fn a_seat_is_taken_once_and_moves_append_and_truncate() {
         let s = SqliteStore::in_memory().unwrap();
-        s.insert_game(&row("g"), &[]).unwrap();
-        assert!(s.take_seat("g", Side::A, "t1", None, None).unwrap());
-        assert!(!s.take_seat("g", Side::A, "t2", None, None).unwrap());
-        assert!(!s.take_seat("g", Side::B, "t3", None, None).unwrap());
-        s.append_moves_with("g", 0, &["1B".into(), "2A".into()], None, &Extra::default()).unwrap();
+        s.insert_game(&row("g"), &[]).wait().unwrap();
+        assert!(s.take_seat("g", Side::A, "t1", None, None).wait().unwrap());
+        assert!(!s.take_seat("g", Side::A, "t2", None, None).wait().unwrap());
+        assert!(!s.take_seat("g", Side::B, "t3", None, None).wait().unwrap());
+        s.append_moves_with("g", 0, &["1B".into(), "2A".into()], None, &Extra::default()).wait().unwrap();
         // The same ply twice is refused by the primary key, so a race cannot fork a game.
-        assert!(s.append_moves_with("g", 1, &["3A".into()], None, &Extra::default()).is_err());
+        assert!(s.append_moves_with("g", 1, &["3A".into()], None, &Extra::default()).wait().is_err());
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B", "2A"]);
-        s.truncate_moves("g", 1, None).unwrap();
+        s.truncate_moves("g", 1, None).wait().unwrap();
         assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B"]);
         assert_eq!(s.open_games().unwrap(), 1);
         // The game was last changed just now, so it counts; one changed before it would not.
@@ -508,7 +439,7 @@ mod tests {
             score: vlt_core::ByPlayer::new(0, 0),
             termination: vlt_core::Termination::Resignation(vlt_core::Player::B),
         };
-        s.forfeit("g", Forfeit { side: Side::B, time: false }, won, &Extra::default()).unwrap();
+        s.forfeit("g", Forfeit { side: Side::B, time: false }, won, &Extra::default()).wait().unwrap();
         assert_eq!(s.load("g").unwrap().unwrap().0.result, Some(StoredResult(won)));
         assert_eq!(s.open_games().unwrap(), 0);
         assert_eq!(s.finished(10, 0).unwrap()[0].id, "g");
@@ -519,7 +450,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = std::sync::Arc::new(SqliteStore::open(&dir.path().join("g.db")).unwrap());
         for t in 0..8 {
-            s.insert_game(&row(&format!("g{t}")), &[]).unwrap();
+            s.insert_game(&row(&format!("g{t}")), &[]).wait().unwrap();
         }
         let threads: Vec<_> = (0..8)
             .map(|t| {
@@ -534,11 +465,13 @@ mod tests {
                             None,
                             &Extra::default(),
                         )
+                        .wait()
                         .unwrap();
                         // Every odd thread also tries a ply that is already stored: refused alone.
                         if t % 2 == 1 {
                             assert!(
                                 s.append_moves_with(&id, ply, &["1A".into()], None, &Extra::default())
+                                    .wait()
                                     .is_err()
                             );
                         }
