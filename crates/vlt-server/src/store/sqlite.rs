@@ -16,9 +16,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use vlt_core::GameResult;
 
-/// The database: one connection behind a mutex (SQLite serialises writers anyway), shared by the
-/// readers and the writer thread that commits writes in groups (`sqlite_writer`).
+/// The database: a connection for reads behind a mutex, and the writer thread that commits writes
+/// in groups on a connection of its own (`sqlite_writer`; SQLite serialises writers anyway).
 pub struct SqliteStore {
+    /// The readers' connection.
     conn: Arc<Mutex<Connection>>,
     writer: Writer,
 }
@@ -64,6 +65,22 @@ fn insert_op(
     }
 }
 
+/// Room for every statement the store runs, so that none is parsed twice.
+const STATEMENTS: usize = 128;
+
+/// Sets up the connection that writes and migrates its file to [`SCHEMA_VERSION`].
+fn prepare(mut conn: Connection) -> Result<Connection, StoreError> {
+    // WAL lets readers go on during a write; FULL syncs the log at every commit, which is
+    // what "committed before acknowledged" needs even across a power cut.
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.set_prepared_statement_cache_capacity(STATEMENTS);
+    migrate(&mut conn)?;
+    Ok(conn)
+}
+
 /// Creates the database file readable and writable by its owner only (it holds password hashes),
 /// or makes an existing one so. SQLite gives its journal files the same permissions.
 fn owner_only(path: &Path) -> std::io::Result<()> {
@@ -85,32 +102,33 @@ impl SqliteStore {
     /// [`StoreError`] when the file cannot be opened, is not a database, or is from a newer build.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         owner_only(path).map_err(|e| StoreError::Commit(format!("{}: {e}", path.display())))?;
-        let conn = Connection::open(path)?;
-        SqliteStore::init(conn)
+        let writes = prepare(Connection::open(path)?)?;
+        // Reads get a connection of their own: under WAL they go on while a batch commits, and
+        // never queue behind the writer thread for the lock.
+        let reads = Connection::open(path)?;
+        reads.busy_timeout(std::time::Duration::from_secs(5))?;
+        reads.set_prepared_statement_cache_capacity(STATEMENTS);
+        reads.pragma_update(None, "query_only", true)?;
+        SqliteStore::start(Arc::new(Mutex::new(reads)), Arc::new(Mutex::new(writes)))
     }
 
-    /// An in-memory database (for tests).
+    /// An in-memory database (for tests): one connection for reads and writes, as a second
+    /// would open a different database.
     ///
     /// # Errors
     /// [`StoreError`] if SQLite fails.
     pub fn in_memory() -> Result<SqliteStore, StoreError> {
-        SqliteStore::init(Connection::open_in_memory()?)
+        let conn = Arc::new(Mutex::new(prepare(Connection::open_in_memory()?)?));
+        SqliteStore::start(Arc::clone(&conn), conn)
     }
 
-    fn init(mut conn: Connection) -> Result<SqliteStore, StoreError> {
-        // WAL lets readers go on during a write; FULL syncs the log at every commit, which is
-        // what "committed before acknowledged" needs even across a power cut.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        // Room for every statement the store runs, so none is parsed twice.
-        conn.set_prepared_statement_cache_capacity(128);
-        migrate(&mut conn)?;
-        let conn = Arc::new(Mutex::new(conn));
-        let writer = Writer::start(Arc::clone(&conn))
-            .map_err(|e| StoreError::Commit(format!("the writer thread: {e}")))?;
-        Ok(SqliteStore { conn, writer })
+    fn start(
+        reads: Arc<Mutex<Connection>>,
+        writes: Arc<Mutex<Connection>>,
+    ) -> Result<SqliteStore, StoreError> {
+        let writer =
+            Writer::start(writes).map_err(|e| StoreError::Commit(format!("the writer thread: {e}")))?;
+        Ok(SqliteStore { conn: reads, writer })
     }
 
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -407,6 +425,24 @@ mod tests {
         assert_eq!(old.tags, "[]");
         assert_eq!(old.token_b, Some(crate::identity::token_hash("plaintoken")), "seat tokens are hashed");
         assert_eq!(old.token_a, None);
+    }
+
+    #[test]
+    fn a_file_is_read_on_its_own_connection_that_sees_every_commit_and_cannot_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(&dir.path().join("r.db")).unwrap();
+        for ply in 0..20 {
+            if ply == 0 {
+                s.insert_game(&row("g"), &[]).wait().unwrap();
+            }
+            s.append_moves_with("g", ply, &[format!("{}B", ply % 6 + 1)], None, &Extra::default())
+                .wait()
+                .unwrap();
+            // Answered after its commit, so the readers' connection already sees it.
+            assert_eq!(s.load("g").unwrap().unwrap().1.len(), ply + 1);
+        }
+        assert!(s.conn().execute("DELETE FROM moves", []).is_err(), "reads cannot write");
+        assert_eq!(s.load("g").unwrap().unwrap().1.len(), 20);
     }
 
     #[test]

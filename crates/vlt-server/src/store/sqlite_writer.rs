@@ -38,7 +38,8 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Starts the thread; it shares `conn` with the readers, locking it for each batch.
+    /// Starts the thread on `conn`, locked for each batch (an in-memory database shares it with
+    /// the readers).
     pub(super) fn start(conn: Arc<Mutex<Connection>>) -> std::io::Result<Writer> {
         let (queue, queued) = mpsc::channel::<Pending>();
         let thread = std::thread::Builder::new().name("sqlite-writer".into()).spawn(move || {
