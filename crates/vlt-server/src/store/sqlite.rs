@@ -446,6 +446,26 @@ mod tests {
     }
 
     #[test]
+    fn a_write_that_panics_fails_alone_and_the_writer_goes_on() {
+        let s = SqliteStore::in_memory().unwrap();
+        s.insert_game(&row("g"), &[]).wait().unwrap();
+        let bad = s.submit(
+            |c| {
+                c.execute("DELETE FROM games", [])?;
+                panic!("a bug in a write")
+            },
+            |n| n,
+        );
+        let good = s.append_moves_with("g", 0, &["1B".into()], None, &Extra::default());
+        assert!(matches!(bad.wait(), Err(StoreError::Commit(_))));
+        good.wait().unwrap();
+        // The panicking write's delete was rolled back with its savepoint.
+        assert_eq!(s.load("g").unwrap().unwrap().1, vec!["1B"]);
+        s.truncate_moves("g", 0, None).wait().unwrap();
+        assert!(s.load("g").unwrap().unwrap().1.is_empty());
+    }
+
+    #[test]
     fn refuses_a_newer_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.db");

@@ -7,6 +7,7 @@
 use super::StoreError;
 use rusqlite::Connection;
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::task::{Context, Poll, Wake, Waker};
@@ -146,9 +147,15 @@ fn run_batch(conn: &Connection, batch: Vec<Pending>) {
     }
     let mut answers = Vec::with_capacity(batch.len());
     for p in batch {
-        let r = exec(conn, "SAVEPOINT op").and_then(|()| (p.op)(conn));
+        let r = exec(conn, "SAVEPOINT op").map_err(StoreError::from).and_then(|()| {
+            // A panicking op fails alone: the thread goes on committing everyone else's.
+            match std::panic::catch_unwind(AssertUnwindSafe(|| (p.op)(conn))) {
+                Ok(r) => r.map_err(StoreError::from),
+                Err(_) => Err(StoreError::Commit("the write failed (a bug: it panicked)".into())),
+            }
+        });
         let r = match r {
-            Ok(n) => exec(conn, "RELEASE op").map(|()| n),
+            Ok(n) => exec(conn, "RELEASE op").map(|()| n).map_err(StoreError::from),
             Err(e) => {
                 // Undo this op alone; the others in the batch stand.
                 let _ = exec(conn, "ROLLBACK TO op").and_then(|()| exec(conn, "RELEASE op"));
@@ -163,7 +170,7 @@ fn run_batch(conn: &Connection, batch: Vec<Pending>) {
     }
     for (reply, r) in answers {
         let r = match &commit {
-            Ok(()) => r.map_err(StoreError::from),
+            Ok(()) => r,
             Err(e) => Err(StoreError::Commit(format!("commit: {e}"))),
         };
         let _ = reply.send(r);
