@@ -4,7 +4,7 @@
 //! ```text
 //! accuracy draw --tables DIR --stones 19-20 --count 200 --seed 1 --out FILE
 //! accuracy run FILE [--nodes N | --time-ms T] [--search] [--tablebase DIR] [--misses]
-//!              [--eval linear|learned] [--quiescence on|off] [--lmr on|off]
+//!              [--eval linear|learned] [--quiescence on|off] [--lmr on|off] [--threads N]
 //! ```
 //!
 //! `draw` plays engine self-play games (level 5, from random 4-ply openings, both seeded) and keeps,
@@ -16,7 +16,8 @@
 //! `run` searches each position of FILE from a cleared table, as `vlt analyse` does (every move's
 //! score; `--search` only the best move's), within the limit, and prints the share of positions
 //! where the move chosen is the best one, the mean and largest loss in stones, and the mean depth
-//! and nodes. `--tablebase DIR` gives the engine the tables (for positions above them).
+//! and nodes. `--tablebase DIR` gives the engine the tables (for positions above them); `--threads N`
+//! searches with N threads (Lazy SMP; one by default, the only deterministic count).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -46,7 +47,7 @@ fn main() -> ExitCode {
         _ => Err(
             "usage: accuracy draw --tables DIR [--stones LO-HI] [--count N] [--seed S] --out FILE\n       \
                   accuracy run FILE [--nodes N | --time-ms T] [--search] [--tablebase DIR] [--misses] \
-                  [--eval linear|learned] [--quiescence on|off] [--lmr on|off]"
+                  [--eval linear|learned] [--quiescence on|off] [--lmr on|off] [--threads N]"
                 .into(),
         ),
     };
@@ -186,7 +187,11 @@ fn run(args: &[String]) -> Res {
     let all = !args.iter().any(|a| a == "--search");
     let misses = args.iter().any(|a| a == "--misses");
     let hash: usize = parsed(args, "--hash", 64)?;
-    let mut engine = Engine::new(EngineConfig { hash_mb: hash, ..EngineConfig::default() });
+    let threads: usize = parsed(args, "--threads", 1)?;
+    if !(1..=64).contains(&threads) {
+        return Err(format!("--threads {threads}: 1 to 64").into());
+    }
+    let mut engine = Engine::new(EngineConfig { hash_mb: hash, threads, ..EngineConfig::default() });
     if let Some(dir) = flag(args, "--tablebase") {
         engine.set_tablebase(Some(Arc::new(Tablebase::open(std::path::Path::new(dir))?)));
     }
