@@ -1,6 +1,6 @@
 //! The SQLite store (the embedded default): games, their moves and the seats' tokens. Every write
-//! is one transaction that is committed (with `synchronous = FULL`) before the server answers, so a
-//! server killed at any moment loses no acknowledged move. The schema is versioned by `PRAGMA
+//! is committed (with `synchronous = FULL`, in a transaction with the writes queued beside it)
+//! before the server answers, so a server killed at any moment loses no acknowledged move. The schema is versioned by `PRAGMA
 //! user_version` and migrated forward on open, one numbered step at a time.
 
 #[cfg(test)]
@@ -68,6 +68,13 @@ fn insert_op(
 /// Room for every statement the store runs, so that none is parsed twice.
 const STATEMENTS: usize = 128;
 
+/// What every connection of the store needs, the readers' and the writer's.
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.set_prepared_statement_cache_capacity(STATEMENTS);
+    Ok(())
+}
+
 /// Sets up the connection that writes and migrates its file to [`SCHEMA_VERSION`].
 fn prepare(mut conn: Connection) -> Result<Connection, StoreError> {
     // WAL lets readers go on during a write; FULL syncs the log at every commit, which is
@@ -75,8 +82,7 @@ fn prepare(mut conn: Connection) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    conn.set_prepared_statement_cache_capacity(STATEMENTS);
+    configure(&conn)?;
     migrate(&mut conn)?;
     Ok(conn)
 }
@@ -106,8 +112,7 @@ impl SqliteStore {
         // Reads get a connection of their own: under WAL they go on while a batch commits, and
         // never queue behind the writer thread for the lock.
         let reads = Connection::open(path)?;
-        reads.busy_timeout(std::time::Duration::from_secs(5))?;
-        reads.set_prepared_statement_cache_capacity(STATEMENTS);
+        configure(&reads)?;
         reads.pragma_update(None, "query_only", true)?;
         SqliteStore::start(Arc::new(Mutex::new(reads)), Arc::new(Mutex::new(writes)))
     }
