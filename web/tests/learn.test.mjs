@@ -47,10 +47,21 @@ test('a puzzle: a wrong move is refused with its value, the right one is accepte
   // Next: another puzzle, not tried yet.
   await page.locator('#puzzle-next').click();
   await page.waitForURL((u) => /#\/puzzles\/\d+$/.test(u.hash) && !u.hash.endsWith('/1'));
-  await page.locator('#puzzle-task').waitFor();
+  // The next puzzle's view is drawn (until then the old one stays on the screen).
+  await page.waitForFunction(() => /^Puzzle (?!1 of)\d+ of/.test(document.querySelector('#puzzle-meta')?.textContent));
   // A theme filter gives a puzzle of that theme.
   await page.locator('#puzzle-theme').selectOption('chain');
-  await page.waitForFunction(() => /chain capture/.test(document.querySelector('#puzzle-meta')?.textContent || ''));
+  await page
+    .waitForFunction(() => /chain capture/.test(document.querySelector('#puzzle-meta')?.textContent || ''), null, {
+      timeout: 10_000,
+    })
+    .catch(async (e) => {
+      const seen = await page.evaluate(() => [
+        location.hash,
+        document.querySelector('main')?.textContent.slice(0, 300),
+      ]);
+      throw new Error(`no chain-capture puzzle shown: ${JSON.stringify(seen)} (${e.message})`);
+    });
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -1,7 +1,8 @@
 //! The SQLite store (the embedded default): games, their moves and the seats' tokens. Every write
 //! is committed (with `synchronous = FULL`, in a transaction with the writes queued beside it)
-//! before the server answers, so a server killed at any moment loses no acknowledged move. The schema is versioned by `PRAGMA
-//! user_version` and migrated forward on open, one numbered step at a time.
+//! before the server answers, so a server killed at any moment loses no acknowledged move. The
+//! schema is versioned by `PRAGMA user_version` and migrated forward on open, one numbered step at
+//! a time.
 
 #[cfg(test)]
 use super::sqlite_migrations::SCHEMA_VERSION;
