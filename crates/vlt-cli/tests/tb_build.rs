@@ -5,12 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use tempfile::TempDir;
+
 const VLT: &str = env!("CARGO_BIN_EXE_vlt");
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vlt-cli-tb-build-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// An empty folder, removed when the test ends, passed or failed.
+fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("vlt-cli-tb-build-{name}-")).tempdir().expect("temporary folder")
 }
 
 fn layer(d: &Path, n: u32) -> PathBuf {
@@ -85,9 +86,9 @@ fn kill_and_resume(launch: &dyn Fn() -> Command, d: &Path, max: u32, rank: usize
 #[test]
 fn a_killed_build_resumes_within_the_layer() {
     let reference = temp_dir("reference");
-    assert!(run(Command::new(VLT).args(build_args(&reference, 11))).status.success());
+    assert!(run(Command::new(VLT).args(build_args(reference.path(), 11))).status.success());
     let d = temp_dir("killed");
-    kill_and_resume(&|| Command::new(VLT), &d, 11, 0, &reference);
+    kill_and_resume(&|| Command::new(VLT), d.path(), 11, 0, reference.path());
 }
 
 #[cfg(feature = "mpi")]
@@ -112,18 +113,18 @@ mod mpi {
     #[test]
     fn two_and_three_processes_write_the_files_of_one() {
         let reference = temp_dir("mpi-reference");
-        assert!(run(Command::new(VLT).args(build_args(&reference, 12))).status.success());
+        assert!(run(Command::new(VLT).args(build_args(reference.path(), 12))).status.success());
         for ranks in [2, 3] {
             let d = temp_dir(&format!("mpi-{ranks}"));
-            let out = run(mpirun(ranks).args(build_args(&d, 12)));
+            let out = run(mpirun(ranks).args(build_args(d.path(), 12)));
             assert!(out.status.success(), "mpirun -np {ranks}");
             let stdout = String::from_utf8_lossy(&out.stdout);
             assert!(stdout.contains(&format!("by {ranks} processes")), "{stdout}");
             assert_eq!(stdout.lines().count(), 1, "only rank 0 reports: {stdout}");
-            assert_same_tables(&reference, &d, 12);
-            let m = manifest_without_figures(&d);
+            assert_same_tables(reference.path(), d.path(), 12);
+            let m = manifest_without_figures(d.path());
             assert_eq!(m["max_stones"], 12);
-            let text = std::fs::read_to_string(d.join("vlt-tb.json")).expect("manifest");
+            let text = std::fs::read_to_string(d.path().join("vlt-tb.json")).expect("manifest");
             let full: serde_json::Value = serde_json::from_str(&text).expect("JSON");
             assert_eq!(full["layers"][12]["build"]["ranks"], ranks);
         }
@@ -132,8 +133,8 @@ mod mpi {
     #[test]
     fn a_killed_rank_leaves_no_partial_layer_and_the_next_run_resumes() {
         let reference = temp_dir("mpi-kill-reference");
-        assert!(run(Command::new(VLT).args(build_args(&reference, 12))).status.success());
+        assert!(run(Command::new(VLT).args(build_args(reference.path(), 12))).status.success());
         let d = temp_dir("mpi-kill");
-        kill_and_resume(&|| mpirun(3), &d, 12, 2, &reference);
+        kill_and_resume(&|| mpirun(3), d.path(), 12, 2, reference.path());
     }
 }
