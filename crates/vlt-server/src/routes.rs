@@ -10,7 +10,7 @@ use crate::wire::NewGame;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, header};
 use axum::response::IntoResponse;
 use serde::de::DeserializeOwned;
@@ -78,11 +78,20 @@ struct ImportBody {
     record: String,
 }
 
-/// Who is asking, for a request whose body holds at most a seat token (an empty body is no token).
-pub(crate) async fn body_caller(hub: &Hub, headers: &HeaderMap, bytes: &Body) -> Result<Caller, ApiError> {
-    let b: TokenBody =
-        if bytes.as_ref().is_ok_and(Bytes::is_empty) { TokenBody::default() } else { body(hub, bytes)? };
-    caller(hub, headers, &b.token).await
+/// Who is asking, for an action whose body holds at most a seat token (an empty body is no token):
+/// an extractor, so that each such handler says only what it does.
+pub(crate) struct BodyCaller(pub(crate) Caller);
+
+impl FromRequest<Arc<Hub>> for BodyCaller {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, hub: &Arc<Hub>) -> Result<Self, ApiError> {
+        let cookie = cookie_token(req.headers());
+        let bytes: Body = Bytes::from_request(req, hub).await;
+        let b: TokenBody =
+            if bytes.as_ref().is_ok_and(Bytes::is_empty) { TokenBody::default() } else { body(hub, &bytes)? };
+        Ok(Self(hub.caller(cookie, &b.token).await?))
+    }
 }
 
 pub(crate) async fn create(
@@ -123,30 +132,24 @@ pub(crate) async fn play(
 pub(crate) async fn resign(
     State(hub): Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: Body,
+    BodyCaller(who): BodyCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.resign(&id, &who).await?))
 }
 
 pub(crate) async fn undo(
     State(hub): Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: Body,
+    BodyCaller(who): BodyCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.undo(&id, &who).await?))
 }
 
 pub(crate) async fn hint(
     State(hub): Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: Body,
+    BodyCaller(who): BodyCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = body_caller(&hub, &headers, &bytes).await?;
     if hub.seat_of(&id, &who).await?.is_none() {
         return Err(ApiError::Forbidden("this token holds no seat in this game".into()));
     }

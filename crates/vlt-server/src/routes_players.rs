@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::identity::{clear_cookie, cookie_token, set_cookie};
 use crate::lobby::NewSeek;
-use crate::routes::{Body, Hs, body, body_caller, caller};
+use crate::routes::{Body, BodyCaller, Hs, body, caller};
 use axum::Json;
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -128,29 +128,23 @@ pub(crate) async fn accept_seek(
 pub(crate) async fn takeback(
     hub: Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: Body,
+    BodyCaller(who): BodyCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.takeback(&id, &who).await?))
 }
 
 pub(crate) async fn decline_takeback(
     hub: Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: Body,
+    BodyCaller(who): BodyCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.decline_takeback(&id, &who).await?))
 }
 
 pub(crate) async fn rematch(
     hub: Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    bytes: Body,
+    BodyCaller(who): BodyCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = body_caller(&hub, &headers, &bytes).await?;
     Ok(Json(hub.rematch(&id, &who).await?))
 }
