@@ -40,6 +40,16 @@ pub fn parse_move(s: &str, pos: Position) -> anyhow::Result<Move> {
     Move::parse_with(s, Some(pos.to_move())).map_err(|e| input(format!("move: {e}")))
 }
 
+/// Opens a FILE argument for reading, `-` being standard input; returns the reader and the name
+/// that messages about its contents use. A file that cannot be opened is an input error.
+pub fn open_input(file: &str) -> anyhow::Result<(Box<dyn std::io::BufRead>, &str)> {
+    if file == "-" {
+        return Ok((Box::new(std::io::stdin().lock()), "standard input"));
+    }
+    let f = std::fs::File::open(file).map_err(|e| input(format!("{file}: {e}")))?;
+    Ok((Box::new(std::io::BufReader::new(f)), file))
+}
+
 /// Opens the endgame tables of a `--tablebase DIR` option for an engine (exact values in endgames);
 /// a folder without tables, or with damaged ones, is an input error.
 pub fn open_tablebase(

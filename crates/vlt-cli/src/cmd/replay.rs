@@ -1,7 +1,7 @@
 //! `vlt replay FILE`: validates game records and prints each position and the result.
 
 use crate::error::input;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use vlt_core::Record;
 use vlt_core::record::RecordReader;
 
@@ -15,13 +15,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let source: Box<dyn BufRead> = if a.file == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let f = std::fs::File::open(&a.file).map_err(|e| input(format!("{}: {e}", a.file)))?;
-        Box::new(std::io::BufReader::new(f))
-    };
-    let name = if a.file == "-" { "standard input" } else { a.file.as_str() };
+    let (source, name) = super::open_input(&a.file)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut games = RecordReader::new(source).peekable();
     let mut n = 0;

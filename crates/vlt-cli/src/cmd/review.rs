@@ -2,7 +2,7 @@
 
 use crate::error::input;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Duration;
 use vlt_core::record::RecordReader;
 use vlt_core::{Game, Player};
@@ -48,13 +48,7 @@ const DEFAULT_TIME_MS: u64 = 300;
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let tablebase = super::open_tablebase(a.tablebase.as_deref())?;
-    let source: Box<dyn BufRead> = if a.file == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let f = std::fs::File::open(&a.file).map_err(|e| input(format!("{}: {e}", a.file)))?;
-        Box::new(std::io::BufReader::new(f))
-    };
-    let name = if a.file == "-" { "standard input" } else { a.file.as_str() };
+    let (source, name) = super::open_input(&a.file)?;
     let per_move = match a.depth {
         Some(d) => Limits { depth: Some(d), ..Limits::default() },
         None => Limits {
