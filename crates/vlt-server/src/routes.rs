@@ -10,7 +10,8 @@ use crate::wire::NewGame;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use axum::response::IntoResponse;
 use serde::de::DeserializeOwned;
@@ -78,6 +79,18 @@ struct ImportBody {
     record: String,
 }
 
+/// Who is asking, for a request that names its player by the cookie alone (no seat token): an
+/// extractor from the headers, so it may stand before a body.
+pub(crate) struct CookieCaller(pub(crate) Caller);
+
+impl FromRequestParts<Arc<Hub>> for CookieCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, ApiError> {
+        Ok(Self(hub.caller(cookie_token(&parts.headers), "").await?))
+    }
+}
+
 /// Who is asking, for an action whose body holds at most a seat token (an empty body is no token):
 /// an extractor, so that each such handler says only what it does.
 pub(crate) struct BodyCaller(pub(crate) Caller);
@@ -96,12 +109,11 @@ impl FromRequest<Arc<Hub>> for BodyCaller {
 
 pub(crate) async fn create(
     State(hub): Hs,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: NewGame =
         if bytes.as_ref().is_ok_and(Bytes::is_empty) { NewGame::default() } else { body(&hub, &bytes)? };
-    let who = caller(&hub, &headers, "").await?;
     Ok((axum::http::StatusCode::CREATED, Json(hub.create(req, &who).await?)))
 }
 
@@ -112,9 +124,8 @@ pub(crate) async fn get_game(State(hub): Hs, Path(id): Path<String>) -> Result<i
 pub(crate) async fn join(
     State(hub): Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = caller(&hub, &headers, "").await?;
     Ok(Json(hub.join(&id, &who).await?))
 }
 

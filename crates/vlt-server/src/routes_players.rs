@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::identity::{clear_cookie, cookie_token, set_cookie};
 use crate::lobby::NewSeek;
-use crate::routes::{Body, BodyCaller, Hs, body, caller};
+use crate::routes::{Body, BodyCaller, CookieCaller, Hs, body};
 use axum::Json;
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -31,18 +31,16 @@ struct LoginBody {
     password: String,
 }
 
-pub(crate) async fn me(hub: Hs, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
-    let who = caller(&hub, &headers, "").await?;
+pub(crate) async fn me(CookieCaller(who): CookieCaller) -> Result<impl IntoResponse, ApiError> {
     Ok(Json(json!({ "player": who.player.map(|p| p.card()) })))
 }
 
 pub(crate) async fn set_name(
     hub: Hs,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
     let b: NameBody = body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, "").await?;
     let (card, token) = hub.set_name(&who, &b.name).await?;
     let mut h = HeaderMap::new();
     if let Some(t) = token {
@@ -58,11 +56,10 @@ pub(crate) async fn set_name(
 
 pub(crate) async fn set_password(
     hub: Hs,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
     let b: PasswordBody = body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, "").await?;
     Ok(Json(json!({ "player": hub.set_password(&who, &b.password).await? })))
 }
 
@@ -91,27 +88,24 @@ pub(crate) async fn leaderboard(hub: Hs, Query(q): Query<LimitQuery>) -> Result<
     Ok(Json(json!({ "players": hub.leaderboard(q.limit.unwrap_or(50)).await? })))
 }
 
-pub(crate) async fn lobby(hub: Hs, headers: HeaderMap) -> Result<impl IntoResponse, ApiError> {
-    let who = caller(&hub, &headers, "").await?;
+pub(crate) async fn lobby(hub: Hs, CookieCaller(who): CookieCaller) -> Result<impl IntoResponse, ApiError> {
     Ok(Json(hub.lobby_view(&who).await?))
 }
 
 pub(crate) async fn create_seek(
     hub: Hs,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
     bytes: Body,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: NewSeek = body(&hub, &bytes)?;
-    let who = caller(&hub, &headers, "").await?;
     Ok((StatusCode::CREATED, Json(hub.create_seek(&who, req).await?)))
 }
 
 pub(crate) async fn cancel_seek(
     hub: Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = caller(&hub, &headers, "").await?;
     hub.cancel_seek(&id, &who).await?;
     Ok(Json(json!({ "ok": true })))
 }
@@ -119,9 +113,8 @@ pub(crate) async fn cancel_seek(
 pub(crate) async fn accept_seek(
     hub: Hs,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    CookieCaller(who): CookieCaller,
 ) -> Result<impl IntoResponse, ApiError> {
-    let who = caller(&hub, &headers, "").await?;
     Ok((StatusCode::CREATED, Json(hub.accept_seek(&id, &who).await?)))
 }
 
