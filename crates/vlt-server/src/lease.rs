@@ -5,6 +5,7 @@
 //! Only the holder's timers act; the others' find they do not hold the lease and leave it.
 
 use crate::hub::Hub;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,16 +22,10 @@ impl Hub {
         if !self.store.shared() {
             return;
         }
-        let hub = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(RENEW);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tick.tick().await;
-                let Some(hub) = hub.upgrade() else { return };
-                // A failure is tried again at the next tick; meanwhile another server may take
-                // the leases over, which is what a server cut off from the database should let happen.
-                let Ok(taken) = hub.db(|s| s.lease_clocks(LEASE_MS)).await else { continue };
+        self.every(RENEW, |hub| async move {
+            // A failure is tried again at the next tick; meanwhile another server may take the
+            // leases over, which is what a server cut off from the database should let happen.
+            if let Ok(taken) = hub.db(|s| s.lease_clocks(LEASE_MS)).await {
                 for id in taken {
                     if let Ok(live) = hub.get(&id).await {
                         let mut g = live.state.lock().await;
@@ -38,6 +33,7 @@ impl Hub {
                     }
                 }
             }
+            ControlFlow::Continue(())
         });
     }
 }

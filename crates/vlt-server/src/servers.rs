@@ -7,6 +7,7 @@
 //! stores: alone on SQLite, the lease only ever lapses across a restart.
 
 use crate::hub::Hub;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,26 +20,19 @@ const RENEW: Duration = Duration::from_millis(1000);
 impl Hub {
     /// Renews this server's lease while the hub lives.
     pub(crate) fn run_server_lease(self: &Arc<Self>) {
-        let hub = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(RENEW);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tick.tick().await;
-                let Some(hub) = hub.upgrade() else { return };
-                if hub.lobby.has_left() {
-                    return;
-                }
-                let name = hub.lobby.server().to_string();
-                // A failure is tried again at the next tick; meanwhile the lease may lapse, which
-                // is what a server cut off from the database should let happen.
-                let Ok(games) = hub.db(move |s| s.renew_server(&name, SERVER_LEASE_MS)).await else {
-                    continue;
-                };
+        self.every(RENEW, |hub| async move {
+            if hub.lobby.has_left() {
+                return ControlFlow::Break(());
+            }
+            let name = hub.lobby.server().to_string();
+            // A failure is tried again at the next tick; meanwhile the lease may lapse, which is
+            // what a server cut off from the database should let happen.
+            if let Ok(games) = hub.db(move |s| s.renew_server(&name, SERVER_LEASE_MS)).await {
                 for id in games {
                     hub.refresh_presence(&id).await;
                 }
             }
+            ControlFlow::Continue(())
         });
     }
 

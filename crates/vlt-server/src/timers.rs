@@ -7,6 +7,8 @@ use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::kinds::Forfeit;
 use crate::live::{Live, LiveGame};
+use std::future::Future;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -80,6 +82,28 @@ impl Hub {
         g.version += 1;
         live.broadcast(g);
         Ok(())
+    }
+
+    /// Runs `step` every `period` while the hub lives, until it answers [`ControlFlow::Break`].
+    /// The task holds the hub only during a step, so it never keeps a stopped server alive; a
+    /// step that fails is tried again at the next tick, which is the step's own choice.
+    pub(crate) fn every<F, Fut>(self: &Arc<Self>, period: Duration, mut step: F)
+    where
+        F: FnMut(Arc<Hub>) -> Fut + Send + 'static,
+        Fut: Future<Output = ControlFlow<()>> + Send,
+    {
+        let hub = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(period);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(hub) = hub.upgrade() else { return };
+                if step(hub).await.is_break() {
+                    return;
+                }
+            }
+        });
     }
 
     /// Brings the clocks to life at start, and this server's lease (see `servers`). Alone, every unfinished game with a clock is loaded, so
