@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use vlt_core::{Game, Record};
-use vlt_server::{Bounds, Hub, router};
+use vlt_server::{Bounds, Hub};
 
 struct Server {
     base: String,
@@ -28,11 +28,7 @@ async fn start_with(
     tb: Option<Arc<vlt_tablebase::Tablebase>>,
 ) -> Server {
     let hub = Hub::with_tablebase(db.open(), bounds, tb);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router(hub)).await.unwrap();
-    });
+    let (addr, task) = common::serve(hub).await;
     // A fresh connection for every request: the server may close a connection after refusing an
     // oversized body unread (413), and a pooled client could then send the next request into it.
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();

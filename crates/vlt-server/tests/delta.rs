@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use vlt_server::{Bounds, Hub, router};
+use vlt_server::{Bounds, Hub};
 
 async fn next(
     ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
@@ -27,9 +27,7 @@ on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_undo_and_resignation_travel_as_deltas(db) {
     let hub = Hub::new(db.open(), Bounds::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router(hub)).await });
+    let (addr, _task) = common::serve(hub).await;
     let http = reqwest::Client::new();
     let base = format!("http://{addr}");
     let post = |path: String, body: Value| {

@@ -2,18 +2,16 @@
 //! set's values, ratings move by Glicko-2, the tutorial's stages follow its answers, and bad
 //! requests are refused with JSON errors.
 
+mod common;
+
 use serde_json::{Value, json};
 use vlt_learn::shipped;
-use vlt_server::{Bounds, Hub, Store, router};
+use vlt_server::{Bounds, Hub, Store};
 
 async fn start() -> (String, reqwest::Client, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let hub = Hub::new(Store::open(&dir.path().join("g.db")).unwrap(), Bounds::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(listener, router(hub)).await.unwrap();
-    });
+    let (addr, _task) = common::serve(hub).await;
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     (format!("http://{addr}"), http, dir)
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use vlt_server::{Bounds, Hub, router};
+use vlt_server::{Bounds, Hub};
 
 struct Server {
     hub: Arc<Hub>,
@@ -33,12 +33,7 @@ impl Drop for Server {
 async fn start(store: vlt_server::Store) -> Arc<Server> {
     let hub = Hub::new(store, Bounds::default());
     hub.resume_clocks().await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let h = Arc::clone(&hub);
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router(h)).await.unwrap();
-    });
+    let (addr, task) = common::serve(Arc::clone(&hub)).await;
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     Arc::new(Server { hub, base: format!("http://{addr}"), ws: format!("ws://{addr}"), http, task })
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use vlt_server::{Bounds, Hub, router};
+use vlt_server::{Bounds, Hub};
 
 struct Server {
     base: String,
@@ -21,12 +21,7 @@ struct Server {
 async fn start(db: &common::TestDb, bounds: Bounds) -> Server {
     let hub = Hub::new(db.open(), bounds);
     hub.resume_clocks().await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let h = Arc::clone(&hub);
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router(h)).await.unwrap();
-    });
+    let (addr, task) = common::serve(Arc::clone(&hub)).await;
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     Server { base: format!("http://{addr}"), ws: format!("ws://{addr}"), http, hub, task }
 }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use vlt_core::{Game, Position, Record};
-use vlt_server::{Bounds, Hub, router};
+use vlt_server::{Bounds, Hub};
 use vlt_tablebase::Tablebase;
 
 struct Server {
@@ -19,11 +19,7 @@ struct Server {
 async fn start(db: &common::TestDb, tb: Option<Arc<Tablebase>>) -> Server {
     let bounds = Bounds { engine_ms: 300, review_ms: 20, ..Bounds::default() };
     let hub = Hub::with_tablebase(db.open(), bounds, tb);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router(hub)).await.unwrap();
-    });
+    let (addr, task) = common::serve(hub).await;
     Server { base: format!("http://{addr}"), http: reqwest::Client::new(), task }
 }
 

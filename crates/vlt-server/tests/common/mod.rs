@@ -4,9 +4,21 @@
 
 #![allow(dead_code)]
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
-use vlt_server::Store;
+use std::sync::Arc;
 use vlt_server::store::Database;
+use vlt_server::{Hub, Store};
+
+/// Serves `hub`'s routes on a free loopback port: its address and the server's task.
+pub async fn serve(hub: Arc<Hub>) -> (SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, vlt_server::router(hub)).await.unwrap();
+    });
+    (addr, task)
+}
 
 /// A database for one test.
 pub enum TestDb {
