@@ -3,16 +3,15 @@
 //! within a layer after an interruption.
 
 use std::panic::AssertUnwindSafe;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 use vlt_tablebase::comm::{Comm, ThreadRanks};
 use vlt_tablebase::{BuildEvent, BuildOptions, Manifest, build, build_with, format};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vlt-tb-ranks-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A temporary folder, removed when the test ends, passed or failed.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("vlt-tb-ranks-{name}-")).tempdir().expect("temporary folder")
 }
 
 /// Every file of `a` is in `b` with the same bytes; the manifests agree but for the build figures.
@@ -43,15 +42,17 @@ fn leftovers(d: &Path) -> Vec<String> {
 
 #[test]
 fn two_three_and_five_ranks_write_the_single_process_files() {
-    let single = temp_dir("single");
-    let stats1 = build(&single, 11, &|_| {}).expect("build");
+    let single_dir = temp_dir("single");
+    let single = single_dir.path();
+    let stats1 = build(single, 11, &|_| {}).expect("build");
     assert!(stats1.iter().all(|s| s.exchanged_bytes == 0));
     for ranks in [2usize, 3, 5] {
-        let d = temp_dir(&format!("r{ranks}"));
+        let d_dir = temp_dir(&format!("r{ranks}"));
+        let d = d_dir.path();
         let stats = ThreadRanks::run(ranks, |c| {
-            build_with(&d, 11, &|_| {}, &c, &BuildOptions::default()).expect("build")
+            build_with(d, 11, &|_| {}, &c, &BuildOptions::default()).expect("build")
         });
-        assert_same_tables(&single, &d, 11);
+        assert_same_tables(single, d, 11);
         for (a, b) in stats1.iter().zip(&stats[0]) {
             assert_eq!(
                 (a.positions, a.zeros, a.zero_by_quiet_play),
@@ -61,9 +62,9 @@ fn two_three_and_five_ranks_write_the_single_process_files() {
         // Every rank reports the whole layer's figures; updates cross ranks from the quiet layers on.
         assert!(stats.iter().all(|s| s == &stats[0]));
         assert!(stats[0][11].exchanged_bytes > 0, "{ranks} ranks exchange updates");
-        let m = Manifest::read(&d).expect("manifest").expect("a manifest");
+        let m = Manifest::read(d).expect("manifest").expect("a manifest");
         assert_eq!(m.layers[11].build.map(|b| b.ranks), Some(ranks as u32));
-        assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
+        assert!(leftovers(d).is_empty(), "{:?}", leftovers(d));
     }
 }
 
@@ -72,10 +73,12 @@ fn two_three_and_five_ranks_write_the_single_process_files() {
 /// files as one uninterrupted process.
 #[test]
 fn an_interrupted_layer_resumes_from_its_checkpoint() {
-    let single = temp_dir("ckpt-single");
-    build(&single, 11, &|_| {}).expect("build");
+    let single_dir = temp_dir("ckpt-single");
+    let single = single_dir.path();
+    build(single, 11, &|_| {}).expect("build");
     for ranks in [1usize, 3] {
-        let d = temp_dir(&format!("ckpt-r{ranks}"));
+        let d_dir = temp_dir(&format!("ckpt-r{ranks}"));
+        let d = d_dir.path();
         let every = BuildOptions::checkpoint_every(Some(Duration::ZERO));
         let stop = |e: BuildEvent| {
             if e == (BuildEvent::Checkpoint { stones: 11, threshold: 6 }) {
@@ -83,11 +86,11 @@ fn an_interrupted_layer_resumes_from_its_checkpoint() {
             }
         };
         let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            ThreadRanks::run(ranks, |c| build_with(&d, 11, &stop, &c, &every).map(|_| ()))
+            ThreadRanks::run(ranks, |c| build_with(d, 11, &stop, &c, &every).map(|_| ()))
         }));
         assert!(r.is_err(), "the build was interrupted");
-        assert!(!format::layer_path(&d, 11).exists(), "no half layer");
-        let ckpts: Vec<String> = leftovers(&d).into_iter().filter(|f| f.ends_with(".ckpt")).collect();
+        assert!(!format::layer_path(d, 11).exists(), "no half layer");
+        let ckpts: Vec<String> = leftovers(d).into_iter().filter(|f| f.ends_with(".ckpt")).collect();
         let want: Vec<String> = (0..ranks).map(|r| format!("vlt-tb-11-t06-r{r}-of-{ranks}.ckpt")).collect();
         assert_eq!(ckpts, want, "one checkpoint a rank, the latest");
 
@@ -98,23 +101,25 @@ fn an_interrupted_layer_resumes_from_its_checkpoint() {
             }
         };
         ThreadRanks::run(ranks, |c| {
-            let s = build_with(&d, 11, &note, &c, &BuildOptions::default()).expect("resumed build");
+            let s = build_with(d, 11, &note, &c, &BuildOptions::default()).expect("resumed build");
             assert_eq!(s.len(), 1, "rank {}: only layer 11 was solved", c.rank());
         });
         let seen = seen.into_inner().expect("seen");
         assert_eq!(seen.len(), 2 * ranks);
         assert!(seen.contains(&BuildEvent::LayerResumed { stones: 11, threshold: 6 }));
-        assert_same_tables(&single, &d, 11);
-        assert!(leftovers(&d).is_empty(), "checkpoints removed: {:?}", leftovers(&d));
+        assert_same_tables(single, d, 11);
+        assert!(leftovers(d).is_empty(), "checkpoints removed: {:?}", leftovers(d));
     }
 }
 
 /// A damaged checkpoint is not used: the layer starts again, and the result is still right.
 #[test]
 fn a_damaged_checkpoint_makes_the_layer_start_again() {
-    let single = temp_dir("bad-single");
-    build(&single, 10, &|_| {}).expect("build");
-    let d = temp_dir("bad");
+    let single_dir = temp_dir("bad-single");
+    let single = single_dir.path();
+    build(single, 10, &|_| {}).expect("build");
+    let d_dir = temp_dir("bad");
+    let d = d_dir.path();
     let every = BuildOptions::checkpoint_every(Some(Duration::ZERO));
     let stop = |e: BuildEvent| {
         if e == (BuildEvent::Checkpoint { stones: 10, threshold: 4 }) {
@@ -122,7 +127,7 @@ fn a_damaged_checkpoint_makes_the_layer_start_again() {
         }
     };
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        ThreadRanks::run(2, |c| build_with(&d, 10, &stop, &c, &every).map(|_| ()))
+        ThreadRanks::run(2, |c| build_with(d, 10, &stop, &c, &every).map(|_| ()))
     }));
     assert!(r.is_err());
     let p = d.join("vlt-tb-10-t04-r1-of-2.ckpt");
@@ -136,7 +141,7 @@ fn a_damaged_checkpoint_makes_the_layer_start_again() {
             *resumed.lock().expect("flag") = true;
         }
     };
-    ThreadRanks::run(2, |c| build_with(&d, 10, &note, &c, &BuildOptions::default()).expect("build"));
+    ThreadRanks::run(2, |c| build_with(d, 10, &note, &c, &BuildOptions::default()).expect("build"));
     assert!(!*resumed.lock().expect("flag"), "a damaged checkpoint is not resumed from");
-    assert_same_tables(&single, &d, 10);
+    assert_same_tables(single, d, 10);
 }
