@@ -80,8 +80,8 @@ fn perft_prints_the_count_last() {
 
 #[test]
 fn replay_validates_a_record() {
-    let dir = std::env::temp_dir().join(format!("vlt-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-cli-test-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let good = dir.join("good.vlt");
     std::fs::write(&good, "[Event \"t\"]\n[Result \"*\"]\n\n1. 3B 2. 2A *\n").unwrap();
     let o = vlt(&["replay", good.to_str().unwrap()]);
@@ -101,7 +101,6 @@ fn replay_validates_a_record() {
     child.stdin.take().unwrap().write_all(b"3B 2A").unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

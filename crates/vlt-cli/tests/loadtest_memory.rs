@@ -6,9 +6,8 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn the_servers_memory_is_sampled_and_a_missing_process_is_refused() {
-    let dir = std::env::temp_dir().join(format!("vlt-loadtest-memory-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-loadtest-memory-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let mut server = Command::new(env!("CARGO_BIN_EXE_vlt"))
         .args(["serve", "--addr", "127.0.0.1:0", "--games-per-minute", "0", "--db"])
         .arg(dir.join("g.db"))
@@ -31,7 +30,6 @@ fn the_servers_memory_is_sampled_and_a_missing_process_is_refused() {
         .unwrap();
     server.kill().unwrap();
     let _ = server.wait();
-    let _ = std::fs::remove_dir_all(&dir);
 
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -127,8 +127,8 @@ fn full_screen_needs_a_terminal() {
 /// `save FILE` writes a record; `--load FILE` goes on from it; a bad file is an input error.
 #[test]
 fn save_then_load_from_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("vlt-play-plain-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-play-plain-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let file = dir.join("g.txt");
     let file = file.to_str().unwrap();
     let o = vlt_plain(&["--opponent", "human"], &format!("3\n1\nsave {file}\nquit\n"));
@@ -143,7 +143,6 @@ fn save_then_load_from_the_command_line() {
         assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// When the computer moves first (you play A, B starts: R2), it plays before the first prompt.
@@ -160,7 +159,8 @@ fn the_computer_can_move_first() {
 /// With endgame tables the strongest computer plays a best move of the tables.
 #[test]
 fn with_tables_the_computer_plays_a_best_move() {
-    let dir = std::env::temp_dir().join(format!("vlt-play-plain-tb-{}", std::process::id()));
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-play-plain-tb-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let d = dir.to_str().unwrap();
     let vlt = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_vlt")).args(args).output().unwrap();
     assert!(vlt(&["tb", "build", "--max-stones", "12", "--dir", d]).status.success());
@@ -176,7 +176,6 @@ fn with_tables_the_computer_plays_a_best_move() {
     assert!(o.status.success(), "{out}");
     let played = out.split("Computer (A) sowed ").nth(1).and_then(|r| r.get(..2)).unwrap_or("?");
     assert!(best.iter().any(|b| b == played), "{played} not among {best:?}: {out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Resigning before any capture says who wins by resignation, not a "0–0 win".

@@ -142,8 +142,8 @@ fn sigterm_restores_the_terminal() {
 /// to the configuration folder, and the next run starts with them; a flag still wins.
 #[test]
 fn settings_are_changed_in_the_program_and_remembered() {
-    let config = std::env::temp_dir().join(format!("vlt-pty-settings-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&config);
+    let config_tmp = tempfile::Builder::new().prefix("vlt-pty-settings-").tempdir().unwrap();
+    let config = config_tmp.path().to_path_buf();
     let Vlt { mut child, master: _master, mut keys, screen } =
         start_with(&["play", "--opponent", "human", "--no-menu"], &config);
     let mut send = |s: &str| {
@@ -180,7 +180,6 @@ fn settings_are_changed_in_the_program_and_remembered() {
     keys.write_all(b"q").unwrap();
     keys.flush().unwrap();
     assert!(child.wait().unwrap().success());
-    std::fs::remove_dir_all(&config).ok();
 }
 
 /// At 160x48 the rules' first worked example is on the board, 15-column holes and all: a step at
@@ -188,7 +187,8 @@ fn settings_are_changed_in_the_program_and_remembered() {
 /// position after the capture.
 #[test]
 fn a_worked_example_steps_on_a_large_board() {
-    let dir = std::env::temp_dir().join(format!("vlt-pty-example-{}", std::process::id()));
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-pty-example-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let Vlt { mut child, master: _master, mut keys, screen } =
         start_sized(&["play", "--lang", "en", "--opponent", "human", "--no-menu"], &dir, 48, 160);
     let mut send = |s: &str| {
@@ -215,7 +215,6 @@ fn a_worked_example_steps_on_a_large_board() {
     screen.wait(10, "back to the game", |t| t.contains("Player B to move") && !t.contains("Example"));
     send("q");
     assert!(child.wait().unwrap().success());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// From the start menu, the analysis board and the puzzles open in place of the game, by keys and
@@ -223,8 +222,8 @@ fn a_worked_example_steps_on_a_large_board() {
 /// ends the program with the terminal restored.
 #[test]
 fn the_menu_opens_the_analysis_board_and_the_puzzles() {
-    let home = std::env::temp_dir().join(format!("vlt-pty-menu-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let home_tmp = tempfile::Builder::new().prefix("vlt-pty-menu-").tempdir().unwrap();
+    let home = home_tmp.path().to_path_buf();
     // The puzzles keep the rating under HOME: a folder of the test's own.
     let env = [("XDG_CONFIG_HOME", home.as_os_str()), ("HOME", home.as_os_str())];
     let mut vlt = spawn(&["play", "--lang", "en"], &env, 24, 80);
@@ -248,5 +247,4 @@ fn the_menu_opens_the_analysis_board_and_the_puzzles() {
     vlt.send(b"\x03"); // Ctrl-C: the program ends, not only the mode
     assert!(vlt.wait_exit(10, "Ctrl-C").success());
     vlt.screen.wait_normal(10);
-    std::fs::remove_dir_all(&home).ok();
 }

@@ -35,8 +35,8 @@ fn listed(args: &[&str]) -> Vec<(usize, String, Vec<char>)> {
 
 #[test]
 fn a_right_and_a_wrong_answer_in_a_terminal() {
-    let dir = std::env::temp_dir().join(format!("vlt-pz-pty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-pz-pty-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let rating = dir.join("rating.json");
     let _ = std::fs::remove_file(&rating);
     let filters = ["--theme", "chain", "--difficulty", "easy"];
@@ -80,7 +80,6 @@ fn a_right_and_a_wrong_answer_in_a_terminal() {
     assert_eq!(tried.len(), 2, "{stored}");
     assert_eq!(tried[0], serde_json::json!([n - 1, true]));
     assert_eq!(tried[1], serde_json::json!([m - 1, false]));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -7,9 +7,8 @@ use std::process::{Command, Stdio};
 /// Starts `vlt serve` (with `extra` flags), names a player through it and returns the
 /// `Set-Cookie` line of the answer.
 fn cookie_line(tag: &str, extra: &[&str], host: &str, origin: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("vlt-serve-cookie-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = tempfile::Builder::new().prefix(&format!("vlt-serve-cookie-{tag}-")).tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let mut child = Command::new(env!("CARGO_BIN_EXE_vlt"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(dir.join("g.db"))
@@ -39,7 +38,6 @@ fn cookie_line(tag: &str, extra: &[&str], host: &str, origin: &str) -> String {
     s.read_to_string(&mut answer).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     answer
         .lines()

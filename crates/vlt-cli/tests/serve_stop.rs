@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn sigterm_ends_the_server_within_seconds_with_stalled_clients() {
-    let dir = std::env::temp_dir().join(format!("vlt-serve-stop-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = tempfile::Builder::new().prefix("vlt-serve-stop-").tempdir().unwrap();
+    let dir = dir_tmp.path().to_path_buf();
     let mut child = Command::new(env!("CARGO_BIN_EXE_vlt"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(dir.join("g.db"))
@@ -76,5 +75,4 @@ fn sigterm_ends_the_server_within_seconds_with_stalled_clients() {
     let mut rest = String::new();
     out.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("vlt serve: stopped"), "{rest}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
