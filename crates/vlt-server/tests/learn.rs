@@ -6,14 +6,14 @@ mod common;
 
 use serde_json::{Value, json};
 use vlt_learn::shipped;
-use vlt_server::{Bounds, Hub, Store};
+use vlt_server::{Bounds, Hub};
 
-async fn start() -> (String, reqwest::Client, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let hub = Hub::new(Store::open(&dir.path().join("g.db")).unwrap(), Bounds::default());
+async fn start() -> (String, reqwest::Client, common::TestDb) {
+    let db = common::TestDb::sqlite();
+    let hub = Hub::new(db.open(), Bounds::default());
     let (addr, _task) = common::serve(hub).await;
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
-    (format!("http://{addr}"), http, dir)
+    (format!("http://{addr}"), http, db)
 }
 
 async fn get(http: &reqwest::Client, url: String) -> (u16, Value) {
