@@ -9,12 +9,11 @@ use portable_pty::PtySize;
 use std::io::Write;
 use std::time::Duration;
 
-/// The real `vlt` with `args`, its settings in a folder of its own (none of the user's).
-fn start(args: &[&str]) -> Vlt {
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("vlt-pty-config-{}-{n}", std::process::id()));
-    start_with(args, &dir)
+/// The real `vlt` with `args`, its settings in a temporary folder of its own (none of the
+/// user's), removed when the returned folder is dropped.
+fn start(args: &[&str]) -> (Vlt, tempfile::TempDir) {
+    let config = tempfile::Builder::new().prefix("vlt-pty-config-").tempdir().unwrap();
+    (start_with(args, config.path()), config)
 }
 
 /// The real `vlt` with `args`, its settings under `config` (as `XDG_CONFIG_HOME`), at 80x24.
@@ -30,7 +29,7 @@ fn start_sized(args: &[&str], config: &std::path::Path, rows: u16, cols: u16) ->
 #[test]
 fn a_whole_game_by_key_presses_in_a_pty() {
     // A position with six stones keeps the game short; animation on, as a player would see it.
-    let Vlt { mut child, master: _master, mut keys, screen } = start(&[
+    let (Vlt { mut child, master: _master, mut keys, screen }, _config) = start(&[
         "play",
         "--lang",
         "en",
@@ -98,7 +97,7 @@ fn a_whole_game_by_key_presses_in_a_pty() {
 /// 80x24; large again, the game is back as it was.
 #[test]
 fn a_click_plays_and_a_resize_redraws() {
-    let Vlt { mut child, master, mut keys, screen } =
+    let (Vlt { mut child, master, mut keys, screen }, _config) =
         start(&["play", "--lang", "en", "--opponent", "human", "--no-menu", "--no-animation"]);
     screen.wait(20, "the board", |t| t.contains("Player B to move"));
     // 3B's box is the fourth of B's row (6B 5B 4B 3B ...): columns 32-38, rows 7-11 (0-based).
@@ -127,7 +126,7 @@ fn a_click_plays_and_a_resize_redraws() {
 /// SIGTERM from outside ends the game cleanly: exit status 0 and the normal screen back.
 #[test]
 fn sigterm_restores_the_terminal() {
-    let Vlt { mut child, master: _master, keys: _keys, screen } =
+    let (Vlt { mut child, master: _master, keys: _keys, screen }, _config) =
         start(&["play", "--lang", "en", "--no-menu", "--opponent", "human"]);
     screen.wait(20, "the board", |t| t.contains("Player B to move"));
     assert!(screen.parser.lock().unwrap().screen().alternate_screen());

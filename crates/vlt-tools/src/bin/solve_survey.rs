@@ -9,7 +9,8 @@
 //! fresh solver, only the two tests that pin the value found (`≥ v` and `≥ v + 1`) and prints
 //! their median nodes: what a schedule that guessed every value right would cost; `PROFILE=1`
 //! prints (to stderr) each stone count's median distinct positions expanded and median proof
-//! nodes (the solver's profiling counters), to tell repeated expansions from new ones.
+//! nodes (the solver's profiling counters), to tell repeated expansions from new ones, and the
+//! shares of all the count's expansions by the stones of the expanded positions.
 
 use vlt_core::playout::{SplitMix64, greedy_position};
 use vlt_tablebase::Tablebase;
@@ -54,6 +55,7 @@ fn main() {
         let mut inner = Vec::new();
         let mut pair = Vec::new();
         let (mut proofs, mut distinct) = (Vec::new(), Vec::new());
+        let mut by_stones = vec![0u64; n as usize + 1];
         while nodes.len() < per && tries < 1000 * per {
             tries += 1;
             let Some(pos) = greedy_position(n, &mut rng) else { continue };
@@ -68,6 +70,9 @@ fn main() {
             nodes.push(st.nodes);
             proofs.push(st.proof_nodes);
             distinct.push(st.distinct);
+            for (sum, k) in by_stones.iter_mut().zip(solver.nodes_by_stones().unwrap_or_default()) {
+                *sum += k;
+            }
             tests.push(st.tests);
             if let Some(want) = big.as_ref().and_then(|b| b.probe(pos)) {
                 assert_eq!(v, want, "{pos}: solved {v:+}, the tables say {want:+}");
@@ -93,6 +98,12 @@ fn main() {
                 median(distinct),
                 median(proofs)
             );
+            let all: u64 = by_stones.iter().sum::<u64>().max(1);
+            let shares: Vec<String> = (0..=n as usize)
+                .filter(|&k| by_stones[k] > 0)
+                .map(|k| format!("{k}: {:.1} %", 100.0 * by_stones[k] as f64 / all as f64))
+                .collect();
+            eprintln!("{n} stones: expansions by stones {}", shares.join(", "));
         }
         let total: u64 = nodes.iter().filter(|&&x| x != u64::MAX).sum();
         let total_pair: u64 = pair.iter().sum();
