@@ -27,7 +27,7 @@
 use super::bounds::bounds_key;
 use super::tree::{MAX_MOVES, NONE, Node, Path, Status, Tree, conclude, path_entry, repetition};
 use super::{SolveError, Solver};
-use vlt_core::{Hole, Position};
+use vlt_core::{HOLES, Hole, Player, Position};
 
 /// A leaf's initial proof (disproof) number is multiplied by this for every stone by which its
 /// threshold lies above (below) the solver's estimate of its value: a test costs about half as
@@ -333,16 +333,13 @@ impl Solver<'_> {
         let pn = unit * base.powf((t - mid).max(0.0)) * CAPTURE_PROOF.powi(captures);
         let dn = moves as f32 * unit * base.powf((mid + 1.0 - t).max(0.0)) * CAPTURE_DISPROOF.powi(captures);
         let opponent = pos.to_move().other();
-        // The opponent's threats: its moves that would capture were it to move now.
-        let threats = Position::new(pos.board(), opponent, pos.captures())
-            .ok()
-            .filter(|q| q.to_move() == opponent)
-            .map_or(0, |q| q.legal_moves().filter(|&m| q.play_counting(m).1 > 0).count() as i32);
+        let board = pos.board();
+        let threats = threats(board, opponent);
         let replies =
             Hole::ALL.iter().filter(|&&h| h.owner() == opponent && pos.stones(h) > 0).count() as i32;
         let pn = pn * OPPONENT_HOLE_PROOF.powi(replies) * TABLE_CAPTURE_PROOF.powi(into_tables);
         let dn = dn * OPPONENT_CAPTURE_DISPROOF.powi(threats);
-        let empty = pos.board().iter().filter(|&&c| c == 0).count() as i32;
+        let empty = board.iter().filter(|&&c| c == 0).count() as i32;
         let pn = pn * EMPTY_HOLE_PROOF.powi(empty);
         // At least 1: a leaf is never decided.
         let round = |x: f32| (x.min(MAX_INITIAL) as u32).max(1);
@@ -350,11 +347,46 @@ impl Solver<'_> {
     }
 }
 
+/// The moves of `player` that would capture on `board` were it to move: R4 without sowing, since
+/// a hole of fewer than 12 stones captures exactly when its last stone lands in an empty hole, a
+/// hole of 12 always and one of 13 or more never.
+fn threats(board: [u8; HOLES], player: Player) -> i32 {
+    let captures = |(i, h): (usize, &Hole)| {
+        let n = usize::from(board[i]);
+        h.owner() == player && n > 0 && (n == 12 || n < 12 && board[(i + n) % HOLES] == 0)
+    };
+    Hole::ALL.iter().enumerate().filter(|&x| captures(x)).count() as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::build::build_in_memory;
     use crate::probe::Tablebase;
+    use vlt_core::ByPlayer;
+
+    /// The threat count agrees with playing every move of the player (R4's sowing and chain).
+    #[test]
+    fn threats_are_the_moves_that_capture() {
+        let mut rng = vlt_core::playout::SplitMix64(7);
+        let mut seen = 0;
+        // Holes of 12 (always captures) and 13 (never), which greedy games rarely hold.
+        let big = [[12, 0, 0, 0, 0, 0, 13, 1, 0, 0, 0, 0], [0, 13, 2, 0, 0, 1, 0, 12, 0, 0, 3, 0]];
+        let big = big.map(|b| Position::new(b, Player::B, ByPlayer { b: 0, a: 0 }).expect("valid"));
+        for n in 1..=40 {
+            for pos in (0..50).filter_map(|_| vlt_core::playout::greedy_position(n, &mut rng)).chain(big) {
+                for player in [Player::A, Player::B] {
+                    let played = Position::new(pos.board(), player, pos.captures())
+                        .ok()
+                        .filter(|q| q.to_move() == player)
+                        .map_or(0, |q| q.legal_moves().filter(|&m| q.play_counting(m).1 > 0).count());
+                    assert_eq!(threats(pos.board(), player), played as i32, "{pos} {player:?}");
+                    seen += usize::from(played > 0);
+                }
+            }
+        }
+        assert!(seen > 500, "{seen} positions with a threat");
+    }
 
     /// The rules' R7 cycle: 12 positions, each followed by the next through a quiet move.
     fn cycle() -> Vec<Position> {
