@@ -27,6 +27,7 @@
 use super::bounds::bounds_key;
 use super::tree::{MAX_MOVES, NONE, Node, Path, Status, Tree, conclude, path_entry, repetition};
 use super::{SolveError, Solver};
+use vlt_core::sowing::capture_of;
 use vlt_core::{HOLES, Hole, Player, Position};
 
 /// A leaf's initial proof (disproof) number is multiplied by this for every stone by which its
@@ -322,19 +323,20 @@ impl Solver<'_> {
         };
         let t = f32::from(t);
         let unit = UNIT * HEIGHT_BASE.powi(above as i32);
+        let board = pos.board();
+        let stones = pos.stones_on_board();
         let (mut captures, mut into_tables) = (0, 0);
         for m in pos.legal_moves() {
-            let (after, k) = pos.play_counting(m);
+            let k = capture_of(&board, m.hole().index());
             if k > 0 {
                 captures += 1;
-                into_tables += i32::from(after.stones_on_board() <= self.tb.max_stones());
+                into_tables += i32::from(stones - k <= self.tb.max_stones());
             }
         }
         let pn = unit * base.powf((t - mid).max(0.0)) * CAPTURE_PROOF.powi(captures);
         let dn = moves as f32 * unit * base.powf((mid + 1.0 - t).max(0.0)) * CAPTURE_DISPROOF.powi(captures);
         let opponent = pos.to_move().other();
-        let board = pos.board();
-        let threats = threats(board, opponent);
+        let threats = threats(&board, opponent);
         let replies =
             Hole::ALL.iter().filter(|&&h| h.owner() == opponent && pos.stones(h) > 0).count() as i32;
         let pn = pn * OPPONENT_HOLE_PROOF.powi(replies) * TABLE_CAPTURE_PROOF.powi(into_tables);
@@ -347,15 +349,9 @@ impl Solver<'_> {
     }
 }
 
-/// The moves of `player` that would capture on `board` were it to move: R4 without sowing, since
-/// a hole of fewer than 12 stones captures exactly when its last stone lands in an empty hole, a
-/// hole of 12 always and one of 13 or more never.
-fn threats(board: [u8; HOLES], player: Player) -> i32 {
-    let captures = |(i, h): (usize, &Hole)| {
-        let n = usize::from(board[i]);
-        h.owner() == player && n > 0 && (n == 12 || n < 12 && board[(i + n) % HOLES] == 0)
-    };
-    Hole::ALL.iter().enumerate().filter(|&x| captures(x)).count() as i32
+/// The moves of `player` that would capture on `board` were it to move (R4, without sowing).
+fn threats(board: &[u8; HOLES], player: Player) -> i32 {
+    Hole::ALL.iter().filter(|h| h.owner() == player && capture_of(board, h.index()) > 0).count() as i32
 }
 
 #[cfg(test)]
@@ -380,7 +376,7 @@ mod tests {
                         .ok()
                         .filter(|q| q.to_move() == player)
                         .map_or(0, |q| q.legal_moves().filter(|&m| q.play_counting(m).1 > 0).count());
-                    assert_eq!(threats(pos.board(), player), played as i32, "{pos} {player:?}");
+                    assert_eq!(threats(&pos.board(), player), played as i32, "{pos} {player:?}");
                     seen += usize::from(played > 0);
                 }
             }
