@@ -7,7 +7,7 @@ import { sound } from './sound.js';
 
 export const RING = ['1B', '2B', '3B', '4B', '5B', '6B', '1A', '2A', '3A', '4A', '5A', '6A'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// The marks a hole can carry; the last move's marks fade (style.css).
+// The marks a hole can carry; the last move's marks fade (board.css).
 const MARKS = ['from', 'sown', 'landed', 'captured', 'hint', 'sowing'];
 
 export function stoneDelay() {

@@ -4,7 +4,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { prefs } from '../prefs.js';
 
-// Theme and coordinates are page-wide: attributes on <html> that style.css follows.
+// Theme and coordinates are page-wide: attributes on <html> that base.css and board.css follow.
 export function applyLook() {
   document.documentElement.dataset.theme = prefs.get('theme');
   document.documentElement.dataset.coords = prefs.get('coords');

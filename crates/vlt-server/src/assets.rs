@@ -13,7 +13,13 @@ macro_rules! web {
 /// Every file of the page: path under `web/`, content type, content.
 pub const ASSETS: &[(&str, &str, &str)] = &[
     web!("index.html", "text/html; charset=utf-8"),
-    web!("style.css", "text/css; charset=utf-8"),
+    web!("base.css", "text/css; charset=utf-8"),
+    web!("home.css", "text/css; charset=utf-8"),
+    web!("board.css", "text/css; charset=utf-8"),
+    web!("game.css", "text/css; charset=utf-8"),
+    web!("pages.css", "text/css; charset=utf-8"),
+    web!("narrow.css", "text/css; charset=utf-8"),
+    web!("study.css", "text/css; charset=utf-8"),
     web!("online.css", "text/css; charset=utf-8"),
     web!("app.js", "text/javascript; charset=utf-8"),
     web!("api.js", "text/javascript; charset=utf-8"),
@@ -83,7 +89,49 @@ pub(crate) async fn file(Path(path): Path<String>) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::SOUNDS;
+    use super::{ASSETS, SOUNDS};
+    use std::path::Path;
+
+    /// Every file of the page under `web/` (its tests, the sounds and the formatter's settings aside) is embedded,
+    /// so a new module or stylesheet cannot be forgotten in `ASSETS`.
+    #[test]
+    fn every_page_file_is_served() {
+        fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                if name.rsplit('/').next().is_some_and(|base| base.starts_with('.')) {
+                    continue; // the formatter's settings
+                }
+                if path.is_dir() {
+                    if name != "tests" && name != "sounds" {
+                        walk(&path, root, out);
+                    }
+                } else if [".html", ".css", ".js", ".json"].iter().any(|ext| name.ends_with(ext)) {
+                    out.push(name);
+                }
+            }
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        let mut files = Vec::new();
+        walk(&root, &root, &mut files);
+        assert!(files.len() > 10, "{files:?}");
+        for file in files {
+            assert!(ASSETS.iter().any(|(n, _, _)| *n == file), "web/{file} is not in ASSETS");
+        }
+    }
+
+    /// Every stylesheet and script that the page names under `/static/` is one of the assets.
+    #[test]
+    fn the_page_names_only_served_files() {
+        let index = ASSETS[0].2;
+        let names: Vec<&str> =
+            index.split("\"/static/").skip(1).map(|s| &s[..s.find('"').unwrap()]).collect();
+        assert!(names.iter().any(|n| n.ends_with(".css")), "{names:?}");
+        for name in names {
+            assert!(ASSETS.iter().any(|(n, _, _)| *n == name), "index.html names /static/{name}");
+        }
+    }
 
     /// Each sound is a short PCM WAV file: RIFF/WAVE, 16-bit mono, under a second and 64 KiB.
     #[test]
