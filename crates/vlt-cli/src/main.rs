@@ -2,6 +2,7 @@
 
 mod cmd;
 mod error;
+mod i18n;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;

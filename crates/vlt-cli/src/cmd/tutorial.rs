@@ -1,8 +1,8 @@
 //! `vlt tutorial`: the rules step by step in the terminal, as plain lines. Each step explains a
 //! rule and sets a task on the board; only the step's answer goes on, any other move is refused.
 
-use crate::cmd::learn::text::Text;
 use crate::cmd::show::draw;
+use crate::i18n::Catalog;
 use std::io::{BufRead, Write};
 use vlt_core::Move;
 use vlt_learn::tutorial::STEPS;
@@ -21,14 +21,14 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let text = Text::for_option(a.lang.as_deref())?;
+    let text = Catalog::for_option(a.lang.as_deref())?;
     session(&text, usize::from(a.step) - 1, std::io::stdin().lock(), std::io::stdout().lock())
 }
 
 /// Runs the steps from `first` (from 0), reading moves from `input`, until the last step is done,
 /// `q` or the end of the input.
 pub fn session(
-    text: &Text,
+    text: &Catalog,
     first: usize,
     mut input: impl BufRead,
     mut out: impl Write,
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn only_the_answers_go_on_to_the_end() {
-        let text = Text::new("en").unwrap();
+        let text = Catalog::new("en").unwrap();
         // Each step: a wrong legal move first (refused), then the answer.
         let mut script = String::new();
         for step in &STEPS {
@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn a_wrong_move_does_not_finish_a_step() {
-        let text = Text::new("ru").unwrap();
+        let text = Catalog::new("ru").unwrap();
         let mut out = Vec::new();
         session(&text, 0, &b"1B\n2B\n"[..], &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();

@@ -1,4 +1,3 @@
 //! What the puzzles and the tutorial share in the terminal.
 
 pub mod rating;
-pub mod text;

@@ -3,7 +3,7 @@
 //! the moves to the end — what the page's analysis board shows. State and keys here (no drawing,
 //! no terminal, so tests drive it directly); `analysis_view` draws it, `keys_term` runs it.
 
-use super::i18n::Catalog;
+use crate::i18n::Catalog;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};

@@ -4,11 +4,11 @@
 
 use super::anim::{Anim, Frame};
 use super::example::Stepper;
-use super::i18n::Catalog;
 use super::prefs::Prefs;
 pub use super::setup::{Opponent, Setup};
 use super::words::{describe_move, player_name, replay_text, result_text};
 use super::worker::{Job, Request, Worker};
+use crate::i18n::Catalog;
 use std::time::{Duration, Instant};
 use vlt_core::{ByPlayer, Game, HOLES, Hole, Move, PlayError, Player, Position};
 

@@ -5,7 +5,7 @@
 //! rules' worked examples all fill in.
 
 use super::anim::Frame as MoveFrame;
-use super::i18n::Catalog;
+use crate::i18n::Catalog;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -218,7 +218,7 @@ pub fn draw_board_view(f: &mut Frame, cat: &Catalog, g: &Geometry, view: &BoardV
         let mut lines = vec![Line::from(""); usize::from(top)];
         lines.extend([
             Line::from(Span::styled(view.stores[p].to_string(), Style::new().add_modifier(Modifier::BOLD))),
-            Line::from(cat.n("stones", u64::from(view.stores[p]), &[])),
+            Line::from(cat.n("word.stones", u64::from(view.stores[p]), &[])),
             Line::from(""),
         ]);
         lines.extend(dots(view.stores[p], sc.store_w - 4, inner - top - 3));

@@ -21,7 +21,6 @@ pub mod anim;
 pub mod app;
 pub mod board;
 pub mod example;
-pub mod i18n;
 pub mod input;
 pub mod keys_term;
 pub mod menu;
@@ -127,19 +126,20 @@ fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
 
 /// Reads the flags into a setup and a catalogue; the language is the flag's, else the one
 /// chosen in the settings (`stored`), else the environment's.
-fn setup(a: &Args, stored: Option<&str>) -> anyhow::Result<(i18n::Catalog, Setup)> {
+fn setup(a: &Args, stored: Option<&str>) -> anyhow::Result<(crate::i18n::Catalog, Setup)> {
     let code = match &a.lang {
         Some(l) => {
-            let known: Vec<&str> = i18n::LANGS.iter().map(|(c, _)| *c).collect();
-            i18n::lang_of_locale(l).ok_or_else(|| {
+            let known: Vec<&str> = crate::i18n::LANGS.iter().map(|(c, _)| *c).collect();
+            crate::i18n::lang_of_locale(l).ok_or_else(|| {
                 input_error(format!("unknown language {l:?}: expected one of {}", known.join(", ")))
             })?
         }
         None => stored
-            .and_then(i18n::lang_of_locale)
-            .unwrap_or_else(|| i18n::lang_from_env(|v| std::env::var(v).ok())),
+            .and_then(crate::i18n::lang_of_locale)
+            .unwrap_or_else(|| crate::i18n::lang_from_env(|v| std::env::var(v).ok())),
     };
-    let cat = i18n::Catalog::new(code).ok_or_else(|| input_error(format!("no catalogue for {code}")))?;
+    let cat =
+        crate::i18n::Catalog::new(code).ok_or_else(|| input_error(format!("no catalogue for {code}")))?;
     let level =
         Level::new(a.level).ok_or_else(|| input_error(format!("level {} is out of range 1-10", a.level)))?;
     let opponent = match a.opponent.to_ascii_lowercase().as_str() {
@@ -241,7 +241,7 @@ fn alone(mut screen: impl keys_term::KeyScreen) -> anyhow::Result<()> {
 
 /// The analysis board over the setup's start position (the usual one without --position).
 fn analysis(
-    cat: i18n::Catalog,
+    cat: crate::i18n::Catalog,
     setup: &Setup,
     tb: Option<std::sync::Arc<vlt_tablebase::Tablebase>>,
 ) -> analysis::Analysis {
@@ -250,12 +250,11 @@ fn analysis(
 
 /// The puzzle mode over the set and filters the flags name (the shipped set, unfiltered, without
 /// them).
-fn puzzles(a: &Args, cat: i18n::Catalog) -> anyhow::Result<puzzle::Puzzles> {
+fn puzzles(a: &Args, cat: crate::i18n::Catalog) -> anyhow::Result<puzzle::Puzzles> {
     use crate::cmd::learn::rating::RatingFile;
-    let text = crate::cmd::learn::text::Text::new(cat.code()).expect("the same five languages");
     let set = a.pick.set()?;
     let rating = RatingFile::load(a.rating_file.clone().or_else(RatingFile::default_path))?;
     let filters = a.pick.filters();
-    puzzle::Puzzles::new(cat, text, set, filters, rating, None)
+    puzzle::Puzzles::new(cat, set, filters, rating, None)
         .ok_or_else(|| input_error("no puzzle of the set has that theme and difficulty"))
 }

@@ -2,10 +2,10 @@
 //! text, a prompt asks for a move, and moves and commands are read from standard input one a line,
 //! so `printf '3\n5\n' | vlt play --plain --level 1` plays two moves and ends at the end of input.
 
-use super::i18n::Catalog;
 use super::render::{example_lines, text_board};
 use super::setup::{Opponent, Setup};
 use super::words::{describe_move, player_name, result_text, signed};
+use crate::i18n::Catalog;
 use std::io::{BufRead, Write};
 use vlt_core::examples::WORKED_EXAMPLES;
 use vlt_core::{Game, Move, Player, Record};

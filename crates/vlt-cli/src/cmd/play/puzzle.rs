@@ -4,9 +4,8 @@
 //! tried live in the same file as `vlt puzzles` keeps. State and keys here (no drawing, no
 //! terminal, so tests drive it directly); `puzzle_view` draws it, `keys_term` runs it.
 
-use super::i18n::Catalog;
 use crate::cmd::learn::rating::{RatingFile, Solved};
-use crate::cmd::learn::text::Text;
+use crate::i18n::Catalog;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use vlt_core::{Hole, Move, Player};
 use vlt_learn::{Difficulty, Puzzle, PuzzleSet, Theme};
@@ -34,10 +33,9 @@ pub enum Answer {
 
 /// The puzzle mode.
 pub struct Puzzles {
-    /// The game's messages (the board's labels, the window's size).
+    /// The messages: the board's labels, the window's size and the puzzles' own (as `vlt puzzles`
+    /// says them).
     pub cat: Catalog,
-    /// The puzzles' messages (the page's catalogue, as `vlt puzzles` uses).
-    pub text: Text,
     /// The set served.
     pub set: PuzzleSet,
     /// Only puzzles with this theme.
@@ -65,7 +63,6 @@ impl Puzzles {
     /// (`first` overrides it). `None` when the filters keep no puzzle.
     pub fn new(
         cat: Catalog,
-        text: Text,
         set: PuzzleSet,
         filters: (Option<Theme>, Option<Difficulty>),
         rating: RatingFile,
@@ -73,7 +70,6 @@ impl Puzzles {
     ) -> Option<Puzzles> {
         let mut z = Puzzles {
             cat,
-            text,
             set,
             theme: filters.0,
             difficulty: filters.1,
@@ -134,7 +130,7 @@ impl Puzzles {
             return;
         }
         let Some(value) = self.puzzle().value_of(mv) else {
-            self.message = self.text.f("puzzle.illegal", &[("move", &mv)]);
+            self.message = self.cat.f("puzzle.illegal", &[("move", &mv)]);
             return;
         };
         if self.puzzle().accepts(mv) {
@@ -183,8 +179,8 @@ impl Puzzles {
                 break;
             }
             let name = match (theme, t, d) {
-                (true, Some(t), _) => self.text.t(&format!("theme.{}", t.name())),
-                (false, _, Some(d)) => self.text.t(&format!("puzzle.difficulty.{}", d.name())),
+                (true, Some(t), _) => self.cat.t(&format!("theme.{}", t.name())),
+                (false, _, Some(d)) => self.cat.t(&format!("puzzle.difficulty.{}", d.name())),
                 _ => String::new(),
             };
             self.message = self.cat.f("pz.none", &[("filter", &name)]);

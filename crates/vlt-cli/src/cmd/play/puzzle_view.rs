@@ -19,13 +19,13 @@ fn signed(n: i32) -> String {
 pub fn heading(z: &Puzzles) -> String {
     let p = z.puzzle();
     let mut parts = vec![
-        z.text.f("puzzle.number", &[("n", &(z.current + 1)), ("total", &z.set.puzzles.len())]),
-        z.text.f("puzzle.rated", &[("r", &p.rating)]),
-        z.text.t(&format!("puzzle.difficulty.{}", p.difficulty().name())),
+        z.cat.f("puzzle.number", &[("n", &(z.current + 1)), ("total", &z.set.puzzles.len())]),
+        z.cat.f("puzzle.rated", &[("r", &p.rating)]),
+        z.cat.t(&format!("puzzle.difficulty.{}", p.difficulty().name())),
     ];
     // The themes tell what to look for, so they show only once the puzzle is answered.
     if z.done() {
-        parts.extend(p.themes.iter().map(|t| z.text.t(&format!("theme.{}", t.name()))));
+        parts.extend(p.themes.iter().map(|t| z.cat.t(&format!("theme.{}", t.name()))));
     }
     parts.join(" · ")
 }
@@ -36,23 +36,23 @@ pub fn verdict(z: &Puzzles) -> Vec<String> {
     match z.answer {
         Answer::Open => Vec::new(),
         Answer::Right(mv) => {
-            vec![z.text.f("puzzle.right", &[("move", &mv), ("n", &p.value())]), solution(&z.text, p)]
+            vec![z.cat.f("puzzle.right", &[("move", &mv), ("n", &p.value())]), solution(&z.cat, p)]
         }
         Answer::Wrong { mv, value } => vec![
-            z.text.f("puzzle.wrong", &[("move", &mv), ("v", &signed(value)), ("n", &(p.value() - value))]),
-            solution(&z.text, p),
+            z.cat.f("puzzle.wrong", &[("move", &mv), ("v", &signed(value)), ("n", &(p.value() - value))]),
+            solution(&z.cat, p),
         ],
-        Answer::Shown => vec![solution(&z.text, p)],
+        Answer::Shown => vec![solution(&z.cat, p)],
     }
 }
 
 /// The filters in words.
 fn filters(z: &Puzzles) -> String {
     let theme =
-        z.theme.map_or_else(|| z.text.t("puzzle.theme.any"), |t| z.text.t(&format!("theme.{}", t.name())));
+        z.theme.map_or_else(|| z.cat.t("puzzle.theme.any"), |t| z.cat.t(&format!("theme.{}", t.name())));
     let difficulty = z.difficulty.map_or_else(
         || z.cat.t("pz.difficulty.any"),
-        |d| z.text.t(&format!("puzzle.difficulty.{}", d.name())),
+        |d| z.cat.t(&format!("puzzle.difficulty.{}", d.name())),
     );
     z.cat.f("pz.filters", &[("theme", &theme), ("difficulty", &difficulty), ("n", &z.picked.len())])
 }
@@ -78,13 +78,13 @@ pub fn draw(f: &mut Frame, z: &Puzzles) {
         ..BoardView::default()
     };
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    let title = format!("{} — {}", z.text.t("puzzle.title"), heading(z));
+    let title = format!("{} — {}", z.cat.t("puzzle.title"), heading(z));
     f.render_widget(
         Paragraph::new(Line::from(Span::styled(title, bold))),
         Rect::new(area.x, area.y, area.width, 1),
     );
     draw_board_view(f, &z.cat, &g, &view);
-    let mut below = vec![Line::from(Span::styled(task(&z.text, p), bold))];
+    let mut below = vec![Line::from(Span::styled(task(&z.cat, p), bold))];
     let colour = match z.answer {
         Answer::Right(_) => Color::Green,
         Answer::Wrong { .. } => Color::Red,
@@ -98,7 +98,7 @@ pub fn draw(f: &mut Frame, z: &Puzzles) {
         below.push(Line::from(Span::styled(z.message.clone(), bold)));
     }
     let (r, rd) = z.rating.shown();
-    below.push(Line::from(z.text.f("puzzle.yourrating", &[("r", &r), ("rd", &rd)])));
+    below.push(Line::from(z.cat.f("puzzle.yourrating", &[("r", &r), ("rd", &rd)])));
     let gray = Style::new().fg(Color::Gray);
     below.push(Line::from(Span::styled(filters(z), gray)));
     below.push(Line::from(Span::styled(z.cat.t(if z.done() { "pz.keys.done" } else { "pz.keys" }), gray)));

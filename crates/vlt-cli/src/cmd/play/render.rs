@@ -5,7 +5,7 @@
 
 use super::app::{App, Mode, Opponent, PromptKind};
 use super::board::{BoardView, Geometry, MIN_H, MIN_W, Scale, draw_board_view, geometry};
-use super::i18n::Catalog;
+use crate::i18n::Catalog;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};

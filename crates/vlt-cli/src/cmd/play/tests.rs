@@ -2,9 +2,9 @@
 //! compared with expected text, and key handling driven through `App::act`.
 
 use super::app::{App, Mode, Opponent, Setup};
-use super::i18n::Catalog;
 use super::input::{Action, key_action};
 use super::render;
+use crate::i18n::Catalog;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -469,7 +469,7 @@ fn the_third_repetition_is_announced() {
 /// Every rules page fits 80x24 in every language: its key line (the last) is on screen.
 #[test]
 fn rules_pages_fit_80x24_in_every_language() {
-    for (code, _) in super::i18n::LANGS {
+    for (code, _) in crate::i18n::LANGS {
         let mut a = App::new(Catalog::new(code).unwrap(), setup(Opponent::Human, None), false, false);
         a.act(Action::Rules, Instant::now());
         for page in 0..=vlt_core::examples::WORKED_EXAMPLES.len() {

@@ -3,7 +3,7 @@
 
 use super::analysis::{Analysis, Tool};
 use super::analysis_view::draw;
-use super::i18n::Catalog;
+use crate::i18n::Catalog;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

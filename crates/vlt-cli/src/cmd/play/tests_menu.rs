@@ -4,12 +4,11 @@
 
 use super::analysis::Analysis;
 use super::app::{App, Elsewhere, MENU_ROWS, MenuRow, Mode, Opponent, START_ROW};
-use super::i18n::{Catalog, LANGS};
 use super::input::{Action, action};
 use super::keys_term::KeyScreen;
 use super::tests::{screen, setup};
 use crate::cmd::learn::rating::RatingFile;
-use crate::cmd::learn::text::Text;
+use crate::i18n::{Catalog, LANGS};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use std::time::Instant;
 use vlt_core::{Player, Position};
@@ -186,11 +185,15 @@ fn each_mode_opened_is_left_by_its_own_keys() {
         KeyScreen::key(&mut b, key(code));
         assert!(KeyScreen::quit(&b), "{code:?} leaves the analysis board");
 
-        let (cat, text) = (Catalog::new("en").unwrap(), Text::new("en").unwrap());
         let set = vlt_learn::shipped::set().clone();
-        let mut z =
-            super::puzzle::Puzzles::new(cat, text, set, (None, None), RatingFile::in_memory(), Some(0))
-                .unwrap();
+        let mut z = super::puzzle::Puzzles::new(
+            Catalog::new("en").unwrap(),
+            set,
+            (None, None),
+            RatingFile::in_memory(),
+            Some(0),
+        )
+        .unwrap();
         assert!(z.cat.t("pz.keys").contains("q "), "the key line names q");
         assert!(!KeyScreen::quit(&z));
         KeyScreen::key(&mut z, key(code));

@@ -1,11 +1,10 @@
 //! Tests of the puzzle mode (`vlt play --puzzles`): answers judged by the puzzle's values, the
 //! solution after a wrong one, the rating moved, filters, drawn on ratatui's `TestBackend`.
 
-use super::i18n::Catalog;
 use super::puzzle::{Answer, Puzzles};
 use super::puzzle_view::draw;
 use crate::cmd::learn::rating::RatingFile;
-use crate::cmd::learn::text::Text;
+use crate::i18n::Catalog;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -26,9 +25,14 @@ fn press(z: &mut Puzzles, c: KeyCode) {
 }
 
 fn mode(lang: &str, first: usize) -> Puzzles {
-    let (cat, text) = (Catalog::new(lang).unwrap(), Text::new(lang).unwrap());
-    Puzzles::new(cat, text, shipped::set().clone(), (None, None), RatingFile::in_memory(), Some(first))
-        .unwrap()
+    Puzzles::new(
+        Catalog::new(lang).unwrap(),
+        shipped::set().clone(),
+        (None, None),
+        RatingFile::in_memory(),
+        Some(first),
+    )
+    .unwrap()
 }
 
 /// The key of the mover's hole of `mv`: its number.
@@ -47,7 +51,7 @@ fn the_right_move_is_praised_and_the_rating_rises() {
     let p = z.puzzle().clone();
     let t = screen(&z, 80, 24);
     assert!(t.contains("Puzzle 1 of"), "{t}");
-    assert!(flat(&t).contains(&flat(&crate::cmd::puzzles::solve::task(&z.text, &p))), "{t}");
+    assert!(flat(&t).contains(&flat(&crate::cmd::puzzles::solve::task(&z.cat, &p))), "{t}");
     press(&mut z, digit(p.best));
     assert_eq!(z.answer, Answer::Right(p.best));
     assert!(z.rating.shown().0 > 1500);

@@ -2,10 +2,10 @@
 //! ratatui's `TestBackend`.
 
 use super::app::{App, Mode, Opponent};
-use super::i18n::{Catalog, LANGS};
 use super::input::{Action, key_action};
 use super::prefs::{Prefs, Speed};
 use super::tests::{app, screen, setup};
+use crate::i18n::{Catalog, LANGS};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::{Duration, Instant};
 use vlt_core::examples::WORKED_EXAMPLES;

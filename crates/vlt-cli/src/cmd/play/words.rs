@@ -1,8 +1,8 @@
 //! The game in words, for the full screen and the plain mode alike: names of the players, what a
 //! move did, the result, the replay's caption. Every sentence comes from the catalogue.
 
-use super::i18n::Catalog;
 use super::setup::{Opponent, Setup};
+use crate::i18n::Catalog;
 use vlt_core::{ByPlayer, Game, GameResult, Move, MoveOutcome, Player, Termination};
 
 /// A number with its sign, for scores: `+3`, `-2`, `0`.

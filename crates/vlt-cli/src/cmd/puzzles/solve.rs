@@ -4,8 +4,8 @@
 
 use super::Pick;
 use crate::cmd::learn::rating::{RatingFile, Solved};
-use crate::cmd::learn::text::Text;
 use crate::error::input;
+use crate::i18n::Catalog;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use vlt_core::{Move, Player};
@@ -28,7 +28,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(a: SolveArgs) -> anyhow::Result<()> {
-    let text = Text::for_option(a.lang.as_deref())?;
+    let text = Catalog::for_option(a.lang.as_deref())?;
     let set = a.pick.set()?;
     let picked: Vec<usize> = (0..set.puzzles.len()).filter(|&i| a.pick.keeps(&set.puzzles[i])).collect();
     if picked.is_empty() {
@@ -52,7 +52,7 @@ fn side(p: Player) -> String {
 }
 
 /// The task of a puzzle in words.
-pub fn task(text: &Text, p: &Puzzle) -> String {
+pub fn task(text: &Catalog, p: &Puzzle) -> String {
     let mover = side(p.position.to_move());
     if p.value() > 0 {
         text.f("puzzle.task.win", &[("p", &mover), ("n", &p.value())])
@@ -62,13 +62,13 @@ pub fn task(text: &Text, p: &Puzzle) -> String {
 }
 
 /// The solution line in words: the moves, numbered from the puzzle's first.
-pub fn solution(text: &Text, p: &Puzzle) -> String {
+pub fn solution(text: &Catalog, p: &Puzzle) -> String {
     let line: Vec<String> = p.line.iter().map(Move::to_string).collect();
     text.f("puzzle.solution", &[("move", &p.best), ("line", &line.join(" "))])
 }
 
 /// The line above the board: number, rating, difficulty, themes.
-fn heading(text: &Text, set: &PuzzleSet, i: usize) -> String {
+fn heading(text: &Catalog, set: &PuzzleSet, i: usize) -> String {
     let p = &set.puzzles[i];
     let mut parts = vec![
         text.f("puzzle.number", &[("n", &(i + 1)), ("total", &set.puzzles.len())]),
@@ -84,7 +84,7 @@ pub fn session(
     set: &PuzzleSet,
     picked: &[usize],
     first: Option<usize>,
-    text: &Text,
+    text: &Catalog,
     rating: &mut RatingFile,
     mut input: impl BufRead,
     mut out: impl Write,
@@ -152,7 +152,7 @@ pub fn session(
     }
 }
 
-fn rating_line(text: &Text, r: &RatingFile) -> String {
+fn rating_line(text: &Catalog, r: &RatingFile) -> String {
     let (rating, rd) = r.shown();
     text.f("puzzle.yourrating", &[("r", &rating), ("rd", &rd)])
 }
@@ -166,7 +166,7 @@ mod tests {
         let set = vlt_learn::shipped::set();
         let p = &set.puzzles[0];
         let wrong = p.move_values().into_iter().find(|m| m.0 != p.best).unwrap().0;
-        let text = Text::new("en").unwrap();
+        let text = Catalog::new("en").unwrap();
         let mut rating = RatingFile::in_memory();
         let script = format!("xyz\n{wrong}\n{}\nq\n", p.best);
         let mut out = Vec::new();
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn the_solution_then_next_shows_another_puzzle_and_the_end_of_input_stops() {
         let set = vlt_learn::shipped::set();
-        let text = Text::new("de").unwrap();
+        let text = Catalog::new("de").unwrap();
         let mut rating = RatingFile::in_memory();
         let mut out = Vec::new();
         session(set, &[0, 1], Some(0), &text, &mut rating, &b"s\nn\n"[..], &mut out).unwrap();

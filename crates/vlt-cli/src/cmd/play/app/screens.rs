@@ -3,8 +3,8 @@
 
 use super::{Action, App, Mode};
 use crate::cmd::play::example::Stepper;
-use crate::cmd::play::i18n::{Catalog, LANGS};
 use crate::cmd::play::prefs::{SETTING_ROWS, SettingRow, Speed};
+use crate::i18n::{Catalog, LANGS};
 use std::time::Instant;
 
 impl App {

@@ -1,21 +1,22 @@
-//! Translated text for `vlt play`: one catalogue per language in `crates/vlt-cli/i18n/*.json`,
-//! embedded at build time, so no user-visible sentence lives in the code.
+//! Translated text for the terminal (`vlt play`, `vlt puzzles`, `vlt tutorial`): the web page's
+//! catalogues (`web/i18n/*.json`), one per language, embedded at build time, so both front ends
+//! say the same and no user-visible sentence lives in the code.
 //!
-//! Catalogue format, the same as the web page's (`web/i18n/*.json`): a flat JSON object of key to
-//! message; `{name}` is replaced by an argument; a message that depends on a number has one key
-//! per plural form of the language, `key.one`, `key.few`, `key.many`, `key.other` (CLDR's
-//! categories, as the page's `Intl.PluralRules` names them). A key missing from a catalogue falls
-//! back to English, so a half-translated catalogue still shows every message.
+//! Catalogue format: a flat JSON object of key to message; `{name}` is replaced by an argument; a
+//! message that depends on a number has one key per plural form of the language, `key.one`,
+//! `key.few`, `key.many`, `key.other` (CLDR's categories, as the page's `Intl.PluralRules` names
+//! them). A key missing from a catalogue falls back to English, so a half-translated catalogue
+//! still shows every message.
 
 use std::collections::HashMap;
 
 /// The languages of the five rule texts, English first (the fallback).
 pub const LANGS: [(&str, &str); 5] = [
-    ("en", include_str!("../../../i18n/en.json")),
-    ("es", include_str!("../../../i18n/es.json")),
-    ("ca", include_str!("../../../i18n/ca.json")),
-    ("ru", include_str!("../../../i18n/ru.json")),
-    ("de", include_str!("../../../i18n/de.json")),
+    ("en", include_str!("../../../web/i18n/en.json")),
+    ("es", include_str!("../../../web/i18n/es.json")),
+    ("ca", include_str!("../../../web/i18n/ca.json")),
+    ("ru", include_str!("../../../web/i18n/ru.json")),
+    ("de", include_str!("../../../web/i18n/de.json")),
 ];
 
 /// One language's messages, with English behind it for missing keys.
@@ -46,7 +47,26 @@ pub fn plural(code: &str, n: u64) -> &'static str {
     }
 }
 
+/// The codes of the languages there are, English first.
+pub fn codes() -> impl Iterator<Item = &'static str> {
+    LANGS.iter().map(|(c, _)| *c)
+}
+
 impl Catalog {
+    /// The catalogue a `--lang` option names, or the environment's language without one.
+    ///
+    /// # Errors
+    /// A language we have no catalogue for (an input error: exit status 2).
+    pub fn for_option(lang: Option<&str>) -> anyhow::Result<Catalog> {
+        let code = match lang {
+            Some(l) => codes().find(|c| *c == l).ok_or_else(|| {
+                crate::error::input(format!("--lang: no language {l:?} (en, es, ca, ru, de)"))
+            })?,
+            None => lang_from_env(|v| std::env::var(v).ok()),
+        };
+        Ok(Catalog::new(code).expect("a listed language"))
+    }
+
     /// The catalogue for a language code (`en`, `es`, `ca`, `ru`, `de`), or `None` if we have none.
     pub fn new(code: &str) -> Option<Catalog> {
         let (code, text) = LANGS.iter().find(|(c, _)| *c == code)?;
@@ -63,25 +83,34 @@ impl Catalog {
         self.map.get(key).or_else(|| self.fallback.get(key)).cloned().unwrap_or_else(|| key.to_string())
     }
 
-    /// The message `key` with each `{name}` replaced by its value.
+    /// The message `key` with each `{name}` replaced by its value. A key that is only there in
+    /// plural forms (`key.one`, `key.other`, ...) takes the form of the argument `n`.
     pub fn f(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-        let mut s = self.t(key);
+        let n = args.iter().find(|(k, _)| *k == "n").and_then(|(_, v)| v.to_string().parse::<i64>().ok());
+        let mut s = match (self.map.get(key).or_else(|| self.fallback.get(key)), n) {
+            (None, Some(n)) => self.plural_form(key, n.unsigned_abs()),
+            _ => self.t(key),
+        };
         for (name, value) in args {
             s = s.replace(&format!("{{{name}}}"), &value.to_string());
         }
         s
     }
 
-    /// The plural form of `key` for the number `n` (filled in as `{n}`), with the other arguments.
-    pub fn n(&self, key: &str, n: u64, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    /// The form of `key` for the number `n`, its `other` form when the language has no such one.
+    fn plural_form(&self, key: &str, n: u64) -> String {
         let form = format!("{key}.{}", plural(self.code, n));
         let other = format!("{key}.other");
-        let pick = [&self.map, &self.fallback]
+        [&self.map, &self.fallback]
             .into_iter()
             .find_map(|m| m.get(&form).or_else(|| m.get(&other)))
             .cloned()
-            .unwrap_or_else(|| key.to_string());
-        let mut s = pick.replace("{n}", &n.to_string());
+            .unwrap_or_else(|| key.to_string())
+    }
+
+    /// The plural form of `key` for the number `n` (filled in as `{n}`), with the other arguments.
+    pub fn n(&self, key: &str, n: u64, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        let mut s = self.plural_form(key, n).replace("{n}", &n.to_string());
         for (name, value) in args {
             s = s.replace(&format!("{{{name}}}"), &value.to_string());
         }
@@ -93,7 +122,7 @@ impl Catalog {
 /// `C`, `POSIX`, empty values and languages we have no catalogue for.
 pub fn lang_of_locale(value: &str) -> Option<&'static str> {
     let lang = value.split(['_', '.', '@', '-']).next()?.to_ascii_lowercase();
-    LANGS.iter().map(|(c, _)| *c).find(|c| *c == lang)
+    codes().find(|c| *c == lang)
 }
 
 /// The language from the environment, as POSIX orders it: `LC_ALL`, then `LC_MESSAGES`, then
@@ -133,15 +162,6 @@ mod tests {
         assert_eq!(lang_from_env(|_| None), "en");
     }
 
-    /// The web page's catalogues, in the same format: the same checks hold for them.
-    const WEB: [(&str, &str); 5] = [
-        ("en", include_str!("../../../../../web/i18n/en.json")),
-        ("es", include_str!("../../../../../web/i18n/es.json")),
-        ("ca", include_str!("../../../../../web/i18n/ca.json")),
-        ("ru", include_str!("../../../../../web/i18n/ru.json")),
-        ("de", include_str!("../../../../../web/i18n/de.json")),
-    ];
-
     /// The English key a key stands for: a `few`/`many` plural form is English's `other`.
     fn english_key(k: &str) -> String {
         match k.rsplit_once('.') {
@@ -154,23 +174,21 @@ mod tests {
     /// needs), so no language falls back silently; no key is unknown.
     #[test]
     fn every_catalogue_is_complete() {
-        for set in [LANGS, WEB] {
-            let en: HashMap<String, String> =
-                serde_json::from_str(set[0].1).expect("English is a flat JSON object");
-            for (code, text) in set {
-                let m: HashMap<String, String> = serde_json::from_str(text).expect(code);
-                let mut missing: Vec<_> = en.keys().filter(|k| !m.contains_key(*k)).collect();
-                missing.sort();
-                assert!(missing.is_empty(), "{code} lacks {missing:?}");
-                let mut extra: Vec<_> = m.keys().filter(|k| !en.contains_key(&english_key(k))).collect();
-                extra.sort();
-                assert!(extra.is_empty(), "{code} has unknown keys {extra:?}");
-                // Russian distinguishes one, few and many: each plural key has all three.
-                if code == "ru" {
-                    for k in en.keys().filter_map(|k| k.strip_suffix(".other")) {
-                        for form in ["one", "few", "many"] {
-                            assert!(m.contains_key(&format!("{k}.{form}")), "ru lacks {k}.{form}");
-                        }
+        let en: HashMap<String, String> =
+            serde_json::from_str(LANGS[0].1).expect("English is a flat JSON object");
+        for (code, text) in LANGS {
+            let m: HashMap<String, String> = serde_json::from_str(text).expect(code);
+            let mut missing: Vec<_> = en.keys().filter(|k| !m.contains_key(*k)).collect();
+            missing.sort();
+            assert!(missing.is_empty(), "{code} lacks {missing:?}");
+            let mut extra: Vec<_> = m.keys().filter(|k| !en.contains_key(&english_key(k))).collect();
+            extra.sort();
+            assert!(extra.is_empty(), "{code} has unknown keys {extra:?}");
+            // Russian distinguishes one, few and many: each plural key has all three.
+            if code == "ru" {
+                for k in en.keys().filter_map(|k| k.strip_suffix(".other")) {
+                    for form in ["one", "few", "many"] {
+                        assert!(m.contains_key(&format!("{k}.{form}")), "ru lacks {k}.{form}");
                     }
                 }
             }
@@ -186,12 +204,10 @@ mod tests {
             v.sort();
             v
         };
-        for set in [LANGS, WEB] {
-            let en = parse(set[0].1);
-            for (code, text) in set {
-                for (k, v) in parse(text) {
-                    assert_eq!(names(&v), names(&en[&english_key(&k)]), "{code}: {k}");
-                }
+        let en = parse(LANGS[0].1);
+        for (code, text) in LANGS {
+            for (k, v) in parse(text) {
+                assert_eq!(names(&v), names(&en[&english_key(&k)]), "{code}: {k}");
             }
         }
     }
@@ -206,10 +222,13 @@ mod tests {
             ["one", "few", "many", "many", "one", "few", "many", "many"]
         );
         let c = Catalog::new("en").unwrap();
-        assert_eq!(c.n("stones", 1, &[]), "stone");
-        assert_eq!(c.n("stones", 3, &[]), "stones");
+        assert_eq!(c.n("word.stones", 1, &[]), "stone");
+        assert_eq!(c.n("word.stones", 3, &[]), "stones");
+        assert_eq!(c.f("puzzle.stones", &[("n", &1)]), "1 stone");
+        assert_eq!(c.f("puzzle.stones", &[("n", &3)]), "3 stones");
         let ru = Catalog::new("ru").unwrap();
-        assert_ne!(ru.n("stones", 2, &[]), ru.n("stones", 5, &[]));
+        assert_ne!(ru.n("word.stones", 2, &[]), ru.n("word.stones", 5, &[]));
+        assert_ne!(ru.f("puzzle.stones", &[("n", &2)]), ru.f("puzzle.stones", &[("n", &5)]));
     }
 
     /// Texts with a fixed place on the 80x24 screen fit it in every language.
@@ -223,7 +242,7 @@ mod tests {
                 "{code}: key lines"
             );
             assert!(
-                m.keys().filter(|k| k.starts_with("stones.")).all(|k| len(k) <= 8),
+                m.keys().filter(|k| k.starts_with("word.stones.")).all(|k| len(k) <= 8),
                 "{code}: stones fits a store"
             );
             assert!(len("menu_keys") <= 62, "{code}: menu keys");
@@ -237,5 +256,28 @@ mod tests {
         let c = Catalog::new("en").unwrap();
         assert_eq!(c.f("illegal_empty", &[("hole", &"3B")]), c.t("illegal_empty").replace("{hole}", "3B"));
         assert!(Catalog::new("xx").is_none());
+    }
+
+    /// Every language has the puzzles' and the tutorial's keys, and every tutorial step its text.
+    #[test]
+    fn every_catalogue_has_every_learn_key_of_the_english_one() {
+        let en = Catalog::new("en").unwrap();
+        let keys: Vec<_> = en
+            .map
+            .keys()
+            .filter(|k| k.starts_with("puzzle.") || k.starts_with("tut.") || k.starts_with("theme."))
+            .collect();
+        assert!(keys.len() > 40, "{} keys", keys.len());
+        for code in codes() {
+            let c = Catalog::new(code).unwrap();
+            for k in &keys {
+                assert!(c.map.contains_key(*k), "{code} lacks {k}");
+            }
+        }
+        for step in vlt_learn::tutorial::STEPS {
+            for part in ["title", "text", "task", "done"] {
+                assert!(en.map.contains_key(&format!("tut.{}.{part}", step.id)), "tut.{}.{part}", step.id);
+            }
+        }
     }
 }
