@@ -7,6 +7,9 @@ import { URL, newPage, shot, playUntilOver, noOverflow, start } from './harness.
 test('a game against the computer at level 1, played to the end by clicks', async () => {
   const { ctx, page, errors } = await newPage();
   await page.goto(URL);
+  // The level's meaning in the plural form its depth asks for.
+  await page.locator('#level').selectOption('1');
+  assert.match(await page.locator('#level-help').textContent(), /Looks 1 move ahead/);
   await page.locator('#level').selectOption('4');
   assert.match(await page.locator('#level-help').textContent(), /4 moves ahead/);
   await shot(page, '01-home');

@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use std::time::Instant;
 use vlt_core::{Hole, Player, Position};
+use vlt_engine::Level;
 
 /// The thinking indicator's frames.
 const SPINNER: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
@@ -225,15 +226,14 @@ fn eval_line(app: &App, spin: char, width: u16) -> Line<'static> {
 
 /// How far each level looks ahead (plies; vlt-engine's levels): 1-5 with chance, 6-9 exact,
 /// 10 a second a move.
-const LEVEL_DEPTH: [u8; 10] = [1, 2, 3, 4, 6, 8, 10, 12, 14, 14];
-
-/// What a level means, in a line.
+/// What a level means, in a line: how far it looks (the engine's own settings) and whether chance
+/// plays a part.
 pub fn level_text(cat: &Catalog, level: u8) -> String {
-    let d = LEVEL_DEPTH[usize::from(level.clamp(1, 10) - 1)];
-    match level {
-        10 => cat.t("level_max"),
-        1..=5 => cat.f("level_chance", &[("d", &d)]),
-        _ => cat.f("level_exact", &[("d", &d)]),
+    let settings = Level::new(level.clamp(1, 10)).expect("levels 1-10").settings();
+    match settings.limits.depth {
+        None => cat.t("level_max"),
+        Some(d) if settings.temperature > 0 => cat.n("level_chance", u64::from(d), &[]),
+        Some(d) => cat.n("level_exact", u64::from(d), &[]),
     }
 }
 

@@ -241,3 +241,20 @@ fn the_menu_says_what_the_levels_mean() {
         }
     }
 }
+
+/// A level's meaning takes its depth from the engine's settings, in the plural form the number
+/// asks for: one move at level 1, and Russian's three forms.
+#[test]
+fn the_levels_meaning_agrees_with_its_depth() {
+    let en = Catalog::new("en").unwrap();
+    assert_eq!(super::render::level_text(&en, 1), "Looks 1 move ahead; chance plays a part.");
+    assert_eq!(super::render::level_text(&en, 3), "Looks 3 moves ahead; chance plays a part.");
+    assert_eq!(super::render::level_text(&en, 6), "Looks 8 moves ahead; plays the best it sees.");
+    assert_eq!(super::render::level_text(&en, 10), en.t("level_max"));
+    let ru = Catalog::new("ru").unwrap();
+    let [one, few, many] = [1, 3, 5].map(|n| super::render::level_text(&ru, n));
+    assert!(
+        one.contains("1 ход ") && few.contains("3 хода ") && many.contains("6 ходов "),
+        "{one} / {few} / {many}"
+    );
+}
