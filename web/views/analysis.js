@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { Board, RING } from '../board.js';
 import { h, main, parsePos, say } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 
 export const START = '5,5,5,5,5,5/5,5,5,5,5,5 B 0 0';
 const THINK_MS = 500;
@@ -154,7 +154,7 @@ export function viewAnalysis(encoded) {
       return;
     }
     status.textContent =
-      t('an.value', { p: r.to_move, v: signed(a.score) }) +
+      tn('an.value', Math.abs(a.score), { p: r.to_move, v: signed(a.score) }) +
       (a.exact ? ` · ${t('review.exact')}` : ` · ${t('an.depth', { n: a.depth })}`);
     pv.textContent = `${t('an.pv')}: ${a.pv.join(' ')}`;
     list.replaceChildren(
@@ -180,7 +180,7 @@ export function viewAnalysis(encoded) {
     tables.hidden = !tb;
     if (tb) {
       tables.textContent =
-        t('an.tables', { v: signed(tb.value), n: tb.moves_to_end }) +
+        tn('an.tables', tb.moves_to_end, { v: signed(tb.value) }) +
         (tb.end === 'repetition' ? ` ${t('an.tables.rep')}` : '');
     }
   }

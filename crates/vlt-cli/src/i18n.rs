@@ -229,6 +229,10 @@ mod tests {
         let ru = Catalog::new("ru").unwrap();
         assert_ne!(ru.n("word.stones", 2, &[]), ru.n("word.stones", 5, &[]));
         assert_ne!(ru.f("puzzle.stones", &[("n", &2)]), ru.f("puzzle.stones", &[("n", &5)]));
+        // A message with a number besides its own `{n}`: the form follows `n`, the value is `{v}`.
+        assert_eq!(c.n("an.value", 1, &[("p", &"B"), ("v", &"-1")]), "B to move: -1 stone from here on");
+        assert_eq!(c.n("an.value", 0, &[("p", &"B"), ("v", &"0")]), "B to move: 0 stones from here on");
+        assert_eq!(c.f("loaded", &[("file", &"g.vlt"), ("n", &1)]), "Loaded g.vlt: 1 move.");
     }
 
     /// Texts with a fixed place on the 80x24 screen fit it in every language.

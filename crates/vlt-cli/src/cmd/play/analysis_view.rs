@@ -46,7 +46,11 @@ pub fn draw(f: &mut Frame, a: &Analysis) {
         (None, false) => below.push(Line::from(a.cat.t("an.thinking"))),
         (Some(s), false) => {
             let how = if s.exact { a.cat.t("review.exact") } else { a.cat.f("an.depth", &[("n", &s.depth)]) };
-            let value = a.cat.f("an.value", &[("p", &pos.to_move()), ("v", &signed(s.score))]);
+            let value = a.cat.n(
+                "an.value",
+                u64::from(s.score.unsigned_abs()),
+                &[("p", &pos.to_move()), ("v", &signed(s.score))],
+            );
             below.push(Line::from(Span::styled(
                 format!("{value} · {how}"),
                 Style::new().add_modifier(Modifier::BOLD),

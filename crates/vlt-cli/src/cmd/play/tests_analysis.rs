@@ -49,8 +49,10 @@ fn every_move_is_valued_and_the_tables_give_the_line_to_the_end() {
     assert_eq!(line.value, tb.probe(start).unwrap());
     let text = screen(&a, 80, 24);
     assert!(text.contains("Analysis board"), "{text}");
-    assert!(text.contains(&format!("B to move: {} stones from here on · exact", fmt(s.score))), "{text}");
-    assert!(text.contains(&format!("{} moves to the end", line.moves.len())), "{text}");
+    let stones = if s.score.abs() == 1 { "stone" } else { "stones" };
+    assert!(text.contains(&format!("B to move: {} {stones} from here on · exact", fmt(s.score))), "{text}");
+    let moves = if line.moves.len() == 1 { "move" } else { "moves" };
+    assert!(text.contains(&format!("{} {moves} to the end", line.moves.len())), "{text}");
     assert!(text.contains("Best line: "), "{text}");
     for (m, _) in &s.moves {
         assert!(text.contains(&m.to_string()), "{m} listed: {text}");
