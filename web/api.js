@@ -42,6 +42,7 @@ export const api = {
   import: (record) => call('POST', '/api/import', { record }),
   finished: () => call('GET', '/api/games?limit=100'),
   examples: () => call('GET', '/api/examples'),
+  levels: () => call('GET', '/api/levels'),
   puzzles: () => call('GET', '/api/puzzles'),
   puzzle: (n) => call('GET', `/api/puzzles/${n}`),
   puzzleAnswer: (n, move) => call('POST', `/api/puzzles/${n}/answer`, { move }),

@@ -18,6 +18,7 @@ import { viewLobby } from './views/lobby.js';
 import { viewPlayer, viewLeaderboard } from './views/player.js';
 import { initAccount, redrawAccount, showWelcome } from './views/account.js';
 import { me } from './me.js';
+import { loadLevels } from './levels.js';
 
 // Where the first-visit name prompt may show: not over a game, a puzzle or the analysis board.
 const WELCOME_ON = ['', 'lobby', 'leaderboard', 'player', 'archive', 'rules'];
@@ -74,7 +75,7 @@ langSel.addEventListener('change', async () => {
 document.getElementById('settings-btn').addEventListener('click', openSettings);
 const l = initialLang();
 langSel.value = l;
-await setLang(l);
+await Promise.all([setLang(l), loadLevels()]);
 initAccount();
 window.addEventListener('hashchange', route);
 route();

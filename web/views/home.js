@@ -2,18 +2,11 @@
 // an imported record) folded away.
 import { api } from '../api.js';
 import { h, main } from '../dom.js';
-import { t, tn, lang } from '../i18n.js';
+import { t, lang } from '../i18n.js';
 import { prefs, tokens, recent } from '../prefs.js';
 import { resultText, verdict } from '../text.js';
 import { DAYS, clockFor, tcText } from '../timecontrol.js';
-
-// How far each level looks ahead (plies), and whether chance plays a part (vlt-engine's levels).
-const DEPTH = [1, 2, 3, 4, 6, 8, 10, 12, 14, 14];
-
-export function levelText(n) {
-  if (n === 10) return t('level.max');
-  return tn(n <= 5 ? 'level.chance' : 'level.exact', DEPTH[n - 1]);
-}
+import { levelText } from '../levels.js';
 
 // Starts a game and goes to it; `req` as POST /api/games takes it.
 export async function startGame(req) {

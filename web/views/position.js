@@ -3,7 +3,8 @@ import { Board } from '../board.js';
 import { h, main, parsePos } from '../dom.js';
 import { t } from '../i18n.js';
 import { prefs } from '../prefs.js';
-import { startGame, levelText } from './home.js';
+import { startGame } from './home.js';
+import { levelText } from '../levels.js';
 
 export function viewPosition(encoded) {
   let pos;

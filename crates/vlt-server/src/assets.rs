@@ -45,6 +45,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     web!("views/tutorial.js", "text/javascript; charset=utf-8"),
     web!("me.js", "text/javascript; charset=utf-8"),
     web!("timecontrol.js", "text/javascript; charset=utf-8"),
+    web!("levels.js", "text/javascript; charset=utf-8"),
     web!("views/panels.js", "text/javascript; charset=utf-8"),
     web!("views/clock.js", "text/javascript; charset=utf-8"),
     web!("views/offers.js", "text/javascript; charset=utf-8"),

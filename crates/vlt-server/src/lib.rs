@@ -88,6 +88,7 @@ pub fn router_with(hub: Arc<Hub>, edge: &Edge) -> Router {
         .route("/static/{*path}", get(assets::file))
         .route("/api/health", get(routes::health))
         .route("/api/examples", get(routes::examples))
+        .route("/api/levels", get(routes::levels))
         .route("/api/puzzles", get(learn::list))
         .route("/api/puzzles/{n}", get(learn::get))
         .route("/api/puzzles/{n}/solution", get(learn::get_solution))

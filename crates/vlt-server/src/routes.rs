@@ -224,6 +224,26 @@ pub(crate) async fn examples() -> Result<impl IntoResponse, ApiError> {
     Ok(Json(serde_json::json!({ "examples": out })))
 }
 
+/// What each computer level does, from the engine's own settings, so the page describes them
+/// without a copy: its depth (none for level 10, which thinks a fixed time), its time, its least
+/// depth, and whether chance picks among the moves.
+pub(crate) async fn levels() -> impl IntoResponse {
+    let levels: Vec<_> = (1..=10)
+        .filter_map(vlt_engine::Level::new)
+        .map(|l| {
+            let s = l.settings();
+            serde_json::json!({
+                "level": l.get(),
+                "depth": s.limits.depth,
+                "min_depth": s.limits.min_depth,
+                "movetime_ms": s.limits.movetime.map(|t| t.as_millis() as u64),
+                "chance": s.temperature > 0,
+            })
+        })
+        .collect();
+    Json(serde_json::json!({ "levels": levels }))
+}
+
 pub(crate) async fn health() -> impl IntoResponse {
     Json(serde_json::json!({ "ok": true }))
 }

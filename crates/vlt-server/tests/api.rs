@@ -469,6 +469,13 @@ async fn against_the_computer_with_undo_hint_analysis_and_record_import(db) {
     assert_eq!(s.game(&fid).await["result"]["termination"], "time");
     let (_, ex) = s.get("/api/examples").await;
     assert_eq!(ex["examples"][1]["ply"]["captured"], json!(["4B", "3B", "2B"]));
+    // The levels as the engine plays them: level 1 one ply with chance, 9 the deepest fixed depth,
+    // 10 a fixed time but never shallower than 9.
+    let (_, lv) = s.get("/api/levels").await;
+    let l = &lv["levels"];
+    assert_eq!((l[0]["level"].clone(), l[0]["depth"].clone(), l[0]["chance"].clone()), (json!(1), json!(1), json!(true)));
+    assert_eq!((l[8]["depth"].clone(), l[8]["chance"].clone()), (json!(14), json!(false)));
+    assert_eq!((l[9]["depth"].clone(), l[9]["min_depth"].clone(), l[9]["movetime_ms"].clone()), (json!(null), json!(14), json!(1000)));
     s.task.abort();
 }
 }
