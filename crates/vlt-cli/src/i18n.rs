@@ -29,13 +29,13 @@ pub struct Catalog {
 
 /// Reads a catalogue text into its key/value map; an embedded catalogue that is not such an
 /// object is a build mistake the tests catch, so it reads as empty here rather than failing.
-pub fn parse(text: &str) -> HashMap<String, String> {
+fn parse(text: &str) -> HashMap<String, String> {
     serde_json::from_str(text).unwrap_or_default()
 }
 
 /// The plural category of `n` in a language: `one`, `few`, `many` or `other` (CLDR's rules for
 /// integers in the five languages we have).
-pub fn plural(code: &str, n: u64) -> &'static str {
+fn plural(code: &str, n: u64) -> &'static str {
     match code {
         "ru" => match (n % 10, n % 100) {
             (1, r) if r != 11 => "one",
@@ -78,23 +78,25 @@ impl Catalog {
         self.code
     }
 
+    /// The message `key` in this language or English, if either has it.
+    fn raw(&self, key: &str) -> Option<&String> {
+        self.map.get(key).or_else(|| self.fallback.get(key))
+    }
+
     /// The message `key`; the key itself when no catalogue has it (a visible bug, not a crash).
     pub fn t(&self, key: &str) -> String {
-        self.map.get(key).or_else(|| self.fallback.get(key)).cloned().unwrap_or_else(|| key.to_string())
+        self.raw(key).cloned().unwrap_or_else(|| key.to_string())
     }
 
     /// The message `key` with each `{name}` replaced by its value. A key that is only there in
     /// plural forms (`key.one`, `key.other`, ...) takes the form of the argument `n`.
     pub fn f(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
         let n = args.iter().find(|(k, _)| *k == "n").and_then(|(_, v)| v.to_string().parse::<i64>().ok());
-        let mut s = match (self.map.get(key).or_else(|| self.fallback.get(key)), n) {
+        let msg = match (self.raw(key), n) {
             (None, Some(n)) => self.plural_form(key, n.unsigned_abs()),
             _ => self.t(key),
         };
-        for (name, value) in args {
-            s = s.replace(&format!("{{{name}}}"), &value.to_string());
-        }
-        s
+        fill(msg, args)
     }
 
     /// The form of `key` for the number `n`, its `other` form when the language has no such one.
@@ -110,12 +112,13 @@ impl Catalog {
 
     /// The plural form of `key` for the number `n` (filled in as `{n}`), with the other arguments.
     pub fn n(&self, key: &str, n: u64, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-        let mut s = self.plural_form(key, n).replace("{n}", &n.to_string());
-        for (name, value) in args {
-            s = s.replace(&format!("{{{name}}}"), &value.to_string());
-        }
-        s
+        fill(self.plural_form(key, n).replace("{n}", &n.to_string()), args)
     }
+}
+
+/// `msg` with each `{name}` of `args` replaced by its value.
+fn fill(msg: String, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    args.iter().fold(msg, |s, (name, value)| s.replace(&format!("{{{name}}}"), &value.to_string()))
 }
 
 /// The language code for a locale value such as `es_ES.UTF-8`, `ru_RU` or `de`; `None` for

@@ -228,7 +228,7 @@ pub(crate) async fn examples() -> Result<impl IntoResponse, ApiError> {
 /// without a copy: its depth (none for level 10, which thinks a fixed time), its time, its least
 /// depth, and whether chance picks among the moves.
 pub(crate) async fn levels() -> impl IntoResponse {
-    let levels: Vec<_> = (1..=10)
+    let levels: Vec<_> = (vlt_engine::Level::MIN.get()..=vlt_engine::Level::MAX.get())
         .filter_map(vlt_engine::Level::new)
         .map(|l| {
             let s = l.settings();

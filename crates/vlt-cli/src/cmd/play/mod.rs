@@ -129,7 +129,7 @@ fn parse_player(what: &str, s: &str) -> anyhow::Result<Player> {
 fn setup(a: &Args, stored: Option<&str>) -> anyhow::Result<(crate::i18n::Catalog, Setup)> {
     let code = match &a.lang {
         Some(l) => {
-            let known: Vec<&str> = crate::i18n::LANGS.iter().map(|(c, _)| *c).collect();
+            let known: Vec<&str> = crate::i18n::codes().collect();
             crate::i18n::lang_of_locale(l).ok_or_else(|| {
                 input_error(format!("unknown language {l:?}: expected one of {}", known.join(", ")))
             })?

@@ -224,12 +224,10 @@ fn eval_line(app: &App, spin: char, width: u16) -> Line<'static> {
     ])
 }
 
-/// How far each level looks ahead (plies; vlt-engine's levels): 1-5 with chance, 6-9 exact,
-/// 10 a second a move.
 /// What a level means, in a line: how far it looks (the engine's own settings) and whether chance
 /// plays a part.
 pub fn level_text(cat: &Catalog, level: u8) -> String {
-    let settings = Level::new(level.clamp(1, 10)).expect("levels 1-10").settings();
+    let settings = Level::new(level.clamp(Level::MIN.get(), Level::MAX.get())).expect("a level").settings();
     match settings.limits.depth {
         None => cat.t("level_max"),
         Some(d) if settings.temperature > 0 => cat.n("level_chance", u64::from(d), &[]),
