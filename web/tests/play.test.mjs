@@ -228,6 +228,26 @@ test('languages, rules demonstrations and two on one screen', async () => {
   await ctx.close();
 });
 
+const LIGHT_BG = 'rgb(244, 239, 230)';
+const DARK_BG = 'rgb(22, 19, 15)';
+const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+test('the colours follow the system unless the player chooses', async () => {
+  const { ctx, page, errors } = await newPage();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(URL);
+  assert.equal(await background(page), DARK_BG);
+  await page.locator('#settings-btn').click();
+  await page.locator('#set-theme').selectOption('light');
+  assert.equal(await background(page), LIGHT_BG);
+  await page.locator('#set-theme').selectOption('system');
+  assert.equal(await background(page), DARK_BG);
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await background(page), LIGHT_BG);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('settings are remembered and apply at once', async () => {
   const { ctx, page, errors } = await newPage();
   await page.goto(URL);
@@ -238,6 +258,7 @@ test('settings are remembered and apply at once', async () => {
   await page.locator('#set-sound').selectOption('on');
   await page.locator('#set-speed').selectOption('instant');
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.equal(await background(page), DARK_BG);
   await shot(page, '30-settings');
   await page.locator('#settings-close').click();
   await page.reload();

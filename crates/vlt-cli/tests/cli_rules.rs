@@ -91,6 +91,13 @@ fn replay_validates_a_record() {
     std::fs::write(&bad, "1. 3B 2. 2A 3. 2A\n").unwrap();
     assert_input_error(&["replay", bad.to_str().unwrap()], "move 3 (2A)");
     assert_input_error(&["replay", dir.join("missing.vlt").to_str().unwrap()], "missing.vlt");
+    // Several files: each one named, the first wrong one ends the replay with its name.
+    let (g, b) = (good.to_str().unwrap(), bad.to_str().unwrap());
+    let o = vlt(&["replay", g, g]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(&format!("File: {g}\n")).count(), 2, "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches("result: unfinished").count(), 2, "{}", stdout(&o));
+    assert_input_error(&["replay", g, b, g], "bad.vlt: record: move 3 (2A)");
     // Standard input.
     let mut child = Command::new(env!("CARGO_BIN_EXE_vlt"))
         .args(["replay", "-"])

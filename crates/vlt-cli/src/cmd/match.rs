@@ -108,8 +108,8 @@ pub struct Args {
     /// Stop early on a sequential probability ratio test: elo0,elo1,alpha,beta.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
     sprt: Option<Sprt>,
-    /// Write every game as a record: to this file (all games), or into this directory (one
-    /// file per game) when it exists or ends with `/`.
+    /// Write every game as a record, in round order: to this file (all games), or into this
+    /// directory (one file per game) when it exists or ends with `/`.
     #[arg(long)]
     records: Option<PathBuf>,
     /// Seed of the openings and of the players' chance.

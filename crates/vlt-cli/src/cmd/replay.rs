@@ -1,4 +1,4 @@
-//! `vlt replay FILE`: validates game records and prints each position and the result.
+//! `vlt replay FILE...`: validates game records and prints each position and the result.
 
 use crate::error::input;
 use std::io::Write;
@@ -7,16 +7,32 @@ use vlt_core::record::RecordReader;
 
 /// Read game records (docs/records.md), check every move, print each position and the result.
 #[derive(clap::Args)]
-#[command(after_help = "Example:\n  vlt replay game.vlt\n  vlt replay - < game.vlt")]
+#[command(
+    after_help = "Examples:\n  vlt replay game.vlt\n  vlt replay - < game.vlt\n  vlt replay games/*.vlt"
+)]
 pub struct Args {
-    /// The record file; `-` reads standard input. Its games are read and printed one at a time
-    /// (a game's text may have at most 1 MiB), up to the first that is wrong.
-    file: String,
+    /// The record files; `-` reads standard input. Their games are read and printed one at a
+    /// time (a game's text may have at most 1 MiB), up to the first that is wrong.
+    #[arg(required = true)]
+    files: Vec<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let (source, name) = super::open_input(&a.file)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let several = a.files.len() > 1;
+    for file in &a.files {
+        if several {
+            writeln!(out, "File: {file}")?;
+        }
+        replay_file(&mut out, file)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Replays the games of one file, numbering them when there is more than one.
+fn replay_file(out: &mut impl Write, file: &str) -> anyhow::Result<()> {
+    let (source, name) = super::open_input(file)?;
     let mut games = RecordReader::new(source).peekable();
     let mut n = 0;
     while let Some(r) = games.next() {
@@ -30,10 +46,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         if n > 1 || games.peek().is_some() {
             writeln!(out, "Game {n}")?;
         }
-        print_game(&mut out, &r)?;
+        print_game(out, &r)?;
     }
-    out.flush()?;
     if n == 0 {
+        let _ = out.flush();
         return Err(input(format!("{name}: no game found")));
     }
     Ok(())

@@ -5,8 +5,8 @@ use super::ArenaError;
 use super::contestant::{Contestant, ContestantError};
 use super::game::{Ending, GameRules, Played, play_game, score_for};
 use super::stats::{Sprt, Tally, Verdict};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::BTreeMap;
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 use vlt_core::{Player, Position, Record, Termination};
 
@@ -189,14 +189,59 @@ fn play_one(
     Ok(GameReport { index, first_side, played, score })
 }
 
+/// How far the games being played may run ahead of the first unreported one, in games a thread:
+/// finished games wait in memory for their turn to be reported, so this bounds that memory.
+const AHEAD_PER_THREAD: usize = 8;
+
+/// What the match's threads share: the next game to start, the finished games that wait for
+/// those before them, and what has been reported.
+struct Shared<F, E> {
+    next: usize,
+    waiting: BTreeMap<usize, Result<GameReport, ArenaError>>,
+    reported: usize,
+    stopped: bool,
+    summary: Summary,
+    on_game: F,
+    error: Option<E>,
+}
+
+impl<F: FnMut(&GameReport, &Summary) -> Result<(), E>, E: From<ArenaError>> Shared<F, E> {
+    /// Reports the finished games that no unfinished game precedes, in round order; stops the
+    /// match at the first error or once the SPRT decides.
+    fn report_ready(&mut self, sprt: Option<Sprt>) {
+        while !self.stopped {
+            let Some(result) = self.waiting.remove(&self.reported) else { return };
+            self.reported += 1;
+            let report = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    self.error = Some(e.into());
+                    self.stopped = true;
+                    return;
+                }
+            };
+            self.summary.add(&report);
+            if let Some(sprt) = sprt {
+                self.summary.verdict = sprt.verdict(&self.summary.tally);
+                self.stopped = self.summary.verdict != Verdict::Continue;
+            }
+            if let Err(e) = (self.on_game)(&report, &self.summary) {
+                self.error = Some(e);
+                self.stopped = true;
+            }
+        }
+    }
+}
+
 /// Plays a match from `openings` (not empty) with contestants from `make`, `config.concurrency`
-/// games at once. `on_game` hears of each game as it finishes, with the summary that includes it
-/// (one call at a time, in the order games finish). Each game depends only on its number, the
-/// seed and the contestants, so the results do not depend on the concurrency (except through
-/// time limits, and which games an SPRT stop leaves unplayed).
+/// games at once. `on_game` hears of each game with the summary that includes it, one call at a
+/// time and in round order, whatever order the games finish in. Each game depends only on its
+/// number, the seed and the contestants, and the summary and the SPRT see the games in order, so
+/// the results do not depend on the concurrency (except through time limits).
 ///
 /// # Errors
-/// The first error of a game ([`ArenaError`]) or of `on_game`; the match stops there.
+/// The first error of a game ([`ArenaError`]) or of `on_game`, in round order; the match stops
+/// there.
 ///
 /// # Panics
 /// When `openings` is empty.
@@ -208,54 +253,49 @@ pub fn play_match<E: From<ArenaError> + Send>(
 ) -> Result<Summary, E> {
     assert!(!openings.is_empty(), "a match needs an opening");
     let total = config.total_games();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let state = Mutex::new((Summary::default(), on_game, None::<E>));
+    let threads = config.concurrency.clamp(1, total.max(1));
+    let ahead = AHEAD_PER_THREAD * threads;
+    let shared = Mutex::new(Shared {
+        next: 0,
+        waiting: BTreeMap::new(),
+        reported: 0,
+        stopped: false,
+        summary: Summary::default(),
+        on_game,
+        error: None,
+    });
+    let turn = Condvar::new();
+    let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
     let worker = || {
-        while !stop.load(Ordering::Relaxed) {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= total {
-                break;
+        loop {
+            let mut st = lock();
+            while !st.stopped && st.next < total && st.next >= st.reported + ahead {
+                st = turn.wait(st).unwrap_or_else(PoisonError::into_inner);
             }
+            if st.stopped || st.next >= total {
+                return;
+            }
+            let i = st.next;
+            st.next += 1;
+            drop(st);
             let report = play_one(openings, config, make, i);
-            let mut st = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let (summary, on_game, error) = &mut *st;
-            if error.is_some() {
-                break;
-            }
-            let report = match report {
-                Ok(r) => r,
-                Err(e) => {
-                    *error = Some(e.into());
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-            };
-            summary.add(&report);
-            if let Some(sprt) = config.sprt.filter(|_| summary.verdict == Verdict::Continue) {
-                summary.verdict = sprt.verdict(&summary.tally);
-                if summary.verdict != Verdict::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            if let Err(e) = on_game(&report, summary) {
-                *error = Some(e);
-                stop.store(true, Ordering::Relaxed);
-                break;
-            }
+            let mut st = lock();
+            st.waiting.insert(i, report);
+            st.report_ready(config.sprt);
+            drop(st);
+            turn.notify_all();
         }
     };
-    let threads = config.concurrency.clamp(1, total.max(1));
     std::thread::scope(|s| {
         for _ in 1..threads {
             s.spawn(worker);
         }
         worker();
     });
-    let (summary, _, error) = state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    match error {
+    let st = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match st.error {
         Some(e) => Err(e),
-        None => Ok(summary),
+        None => Ok(st.summary),
     }
 }
 
@@ -275,7 +315,7 @@ mod tests {
         }
     }
 
-    /// Every game's index, record text and score, in index order.
+    /// Every game's index, record text and score, in the order reported: round order.
     fn run(
         config: &MatchConfig,
         make: &Maker<'_>,
@@ -287,7 +327,7 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        games.sort_by_key(|g| g.0);
+        assert!(games.iter().enumerate().all(|(i, g)| g.0 == i), "reported in round order");
         (summary, games)
     }
 
@@ -334,6 +374,10 @@ mod tests {
         let (s, g) = run(&config, &specs("greedy", "random"), &openings);
         assert_eq!(s.verdict, Verdict::H1);
         assert!(g.len() < 400 && g.len() == s.tally.games() as usize, "{}", g.len());
+        // The test sees the games in round order, so it stops at the same game however many
+        // are played at once.
+        let (s3, g3) = run(&MatchConfig { concurrency: 3, ..config }, &specs("greedy", "random"), &openings);
+        assert_eq!((s3.tally, g3), (s.tally, g));
     }
 
     #[test]
