@@ -13,8 +13,11 @@ pub enum ApiError {
     /// The token does not hold a seat that may do this.
     #[error("{0}")]
     Forbidden(String),
-    /// No such game.
+    /// No game of this id.
     #[error("no game {0:?}")]
+    NoGame(String),
+    /// Nothing else of this name (a player, a puzzle, a seek, a route): the message says what.
+    #[error("{0}")]
     NotFound(String),
     /// The request conflicts with the game's state: out of turn, game over, seat taken.
     #[error("{0}")]
@@ -52,7 +55,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::NoGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,

@@ -204,7 +204,7 @@ impl Hub {
         let me = named(caller)?.id.clone();
         let key = id.to_string();
         if !self.db(move |s| s.cancel_seek(&key, &me)).await? {
-            return Err(ApiError::NotFound(format!("seek {}", shown(id))));
+            return Err(ApiError::NotFound(format!("no seek {}", shown(id))));
         }
         Ok(())
     }
@@ -221,7 +221,7 @@ impl Hub {
         let seek = match self.db(move |s| s.take_seek(&key, &taker)).await? {
             Taking::Taken(seek) => seek,
             Taking::Own => return Err(ApiError::Conflict("this is your own seek".into())),
-            Taking::Gone => return Err(ApiError::NotFound(format!("seek {}", shown(id)))),
+            Taking::Gone => return Err(ApiError::NotFound(format!("no seek {}", shown(id)))),
         };
         let seeker_side = match seek.colour {
             Some(side) => side,

@@ -324,6 +324,19 @@ async fn every_refusal_is_a_json_error() {
         let v: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path}: not JSON: {text}"));
         assert!(!v["error"].as_str().unwrap().is_empty(), "{path}");
     }
+    // A 404 names what is missing, in its own words.
+    let n = vlt_learn::shipped::set().puzzles.len();
+    for (path, message) in [
+        ("/api/games/nosuchgame".to_string(), r#"no game "nosuchgame""#.to_string()),
+        ("/api/puzzles/0".to_string(), format!("no puzzle 0: the set has 1 to {n}")),
+        ("/api/players/nosuchplayer".to_string(), "no player nosuchplayer".to_string()),
+        ("/api/nothing".to_string(), "no such route".to_string()),
+    ] {
+        let r = srv.http.get(format!("{}{path}", srv.base)).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 404, "{path}");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["error"], message.as_str(), "{path}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

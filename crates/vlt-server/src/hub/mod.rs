@@ -132,17 +132,17 @@ impl Hub {
     /// The live game `id`, loading it from the store when it is not in memory.
     ///
     /// # Errors
-    /// [`ApiError::NotFound`] when there is no such game.
+    /// [`ApiError::NoGame`] when there is no such game.
     pub async fn get(self: &Arc<Self>, id: &str) -> Result<Arc<Live>, ApiError> {
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(ApiError::NotFound(id.chars().take(64).collect()));
+            return Err(ApiError::NoGame(id.chars().take(64).collect()));
         }
         if let Some(l) = self.games.get(id) {
             return Ok(l);
         }
         let key = id.to_string();
         let (row, moves) =
-            self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NotFound(id.into()))?;
+            self.db(move |s| s.load(&key)).await?.ok_or_else(|| ApiError::NoGame(id.into()))?;
         let game = rebuild(&row, &moves)?;
         let cards = self.cards(&row).await?;
         let live = Arc::new(Live::new(row, game, &self.epoch, cards, self.bounds.abort_ms));
@@ -158,7 +158,7 @@ impl Hub {
     /// The view of game `id`.
     ///
     /// # Errors
-    /// [`ApiError::NotFound`].
+    /// [`ApiError::NoGame`].
     pub async fn view(self: &Arc<Self>, id: &str) -> Result<GameView, ApiError> {
         let live = self.get(id).await?;
         let g = live.state.lock().await;
@@ -168,7 +168,7 @@ impl Hub {
     /// The seat that `caller` holds in game `id`, if any.
     ///
     /// # Errors
-    /// [`ApiError::NotFound`].
+    /// [`ApiError::NoGame`].
     pub async fn seat_of(self: &Arc<Self>, id: &str, caller: &Caller) -> Result<Option<Seat>, ApiError> {
         let live = self.get(id).await?;
         let g = live.state.lock().await;
@@ -426,7 +426,7 @@ impl Hub {
     /// The game's record (tags, moves and result), as `vlt replay` reads it.
     ///
     /// # Errors
-    /// [`ApiError::NotFound`].
+    /// [`ApiError::NoGame`].
     pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
         let live = self.get(id).await?;
         let g = live.state.lock().await;
