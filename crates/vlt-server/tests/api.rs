@@ -322,6 +322,11 @@ async fn illegal_and_malicious_requests_are_refused_and_change_nothing(db) {
         let (st, e) = s.post("/api/games", bad.clone()).await;
         assert_eq!(st, 400, "{bad}: {e}");
     }
+    // The message is the notation's own (N2), once.
+    let (_, e) = s.post("/api/games", json!({"position": "5,5,5/5 B 0 0"})).await;
+    assert_eq!(e["error"], "position: row B: expected 6 counts, found 3");
+    let (_, e) = s.post("/api/analyse", json!({"position": "5,5,5/5 B 0 0"})).await;
+    assert_eq!(e["error"], "position: row B: expected 6 counts, found 3");
     assert_eq!(s.game(&id).await, before);
 
     // Over the WebSocket: a spectator cannot move, a bad message is answered, an oversized one
