@@ -6,7 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use vlt_core::{Move, Position};
+use vlt_core::{Move, ParseHoleError, Position};
 
 /// The largest accepted depth (plies); deeper requests are refused rather than silently clamped.
 pub const MAX_DEPTH: u32 = 1000;
@@ -175,9 +175,9 @@ fn parse_position(w: &[&str]) -> Result<Command, ParseCommandError> {
     if let Some(i) = mi {
         let mut pos = start.unwrap_or(Position::START);
         for (n, s) in w[i + 1..].iter().enumerate() {
-            let mv = Move::parse_with(s, Some(pos.to_move())).map_err(|_| {
-                bad(C, format!("move {}: {:?} is not a hole (1B…6B, 1A…6A)", n + 1, shorten(s)))
-            })?;
+            // The rules' own message, about the text cut short (a line may be long).
+            let mv = Move::parse_with(s, Some(pos.to_move()))
+                .map_err(|_| bad(C, format!("move {}: {}", n + 1, ParseHoleError::Syntax(shorten(s)))))?;
             pos = pos.play(mv).map_err(|e| bad(C, format!("move {} ({mv}): {e}", n + 1)))?;
             moves.push(mv);
         }
