@@ -59,10 +59,7 @@ pub(crate) async fn analyse(State(hub): Hs, bytes: Body) -> Result<Json<BoardVie
     if req.moves.len() > MAX_BOARD_MOVES {
         return Err(ApiError::BadRequest(format!("at most {MAX_BOARD_MOVES} moves")));
     }
-    let start: Position = req
-        .position
-        .parse()
-        .map_err(|e: vlt_core::ParsePositionError| ApiError::BadRequest(e.to_string()))?;
+    let start = req.position.parse::<Position>().map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let mut game = Game::new(start);
     for (i, m) in req.moves.iter().enumerate() {
         let mv = Move::parse_with(m, Some(game.position().to_move()))

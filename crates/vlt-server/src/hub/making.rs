@@ -47,9 +47,7 @@ impl Hub {
         let side = Player::from(req.side.unwrap_or(Side::B));
         let start = match &req.position {
             Some(p) => {
-                let pos: Position = p
-                    .parse()
-                    .map_err(|e: vlt_core::ParsePositionError| ApiError::BadRequest(e.to_string()))?;
+                let pos = p.parse::<Position>().map_err(|e| ApiError::BadRequest(e.to_string()))?;
                 if pos.is_game_over() {
                     return Err(ApiError::BadRequest(
                         "position: the board is empty, there is no game to play".into(),
